@@ -1,0 +1,109 @@
+"""``ginsim check``: the "check knock" of a hand, as data and as text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ginsim.cards import CARD_NAMES, RANK_OF, SUIT_OF, cards_of, format_cards, sort_key, to_mask
+from ginsim.errors import CardError
+from ginsim.melds import tables_for
+from ginsim.rules import Rules
+
+_SUIT_COLORS = {0: "green", 1: "blue", 2: "red", 3: "white"}
+
+
+def _names(mask: int) -> list[str]:
+    return [CARD_NAMES[c] for c in sorted(cards_of(mask), key=sort_key)]
+
+
+def _value(mask: int) -> int:
+    return sum(min(RANK_OF[c] + 1, 10) for c in cards_of(mask))
+
+
+def check_hand(text: str, rules: Rules) -> dict[str, Any]:
+    """Melds and deadwood of 1-10 cards; for 11 cards also the best discards."""
+    hand = to_mask(text)
+    n = hand.bit_count()
+    if not 1 <= n <= 11:
+        raise CardError(f"check takes 1 to 11 cards, not {n}")
+    tables = tables_for(rules.max_run_length)
+    shown = tables.best_melds_mask(hand)
+    melded = 0
+    for m in shown.melds:
+        melded |= m
+    out: dict[str, Any] = {
+        "cards": _names(hand),
+        "melds": [_names(m) for m in shown.melds],
+        "deadwood_cards": _names(hand & ~melded),
+        "deadwood": shown.deadwood,
+        "knock_limit": rules.knock_limit,
+    }
+    if n <= 10:
+        out["can_knock"] = n == 10 and shown.deadwood <= rules.knock_limit
+        out["gin"] = n == 10 and shown.deadwood == 0
+        return out
+    dw, best = tables.best_discard_mask(hand)
+    first = min(cards_of(best), key=sort_key)
+    after = tables.best_melds_mask(hand & ~(1 << first))
+    after_melded = 0
+    for m in after.melds:
+        after_melded |= m
+    out.update(
+        {
+            "best_discards": _names(best),
+            "deadwood_after": dw,
+            "melds_after": [_names(m) for m in after.melds],
+            "deadwood_cards_after": _names(hand & ~(1 << first) & ~after_melded),
+            "can_knock": dw <= rules.knock_limit,
+            "gin": dw == 0,
+            "big_gin": rules.big_gin_bonus is not None and shown.deadwood == 0,
+        }
+    )
+    return out
+
+
+def _paint(names: list[str], color: bool) -> str:
+    if not color:
+        return " ".join(names)
+    import click
+
+    from ginsim.cards import parse_card
+
+    return " ".join(click.style(n, fg=_SUIT_COLORS[SUIT_OF[parse_card(n)]]) for n in names)
+
+
+def format_check(r: dict[str, Any], color: bool = False) -> str:
+    """The report of ``check_hand`` as a few lines of text."""
+    lines = [f"hand      {_paint(r['cards'], color)}  ({len(r['cards'])} cards)"]
+    melds = "  ".join(f"[{_paint(m, color)}]" for m in r["melds"]) or "none"
+    lines.append(f"melds     {melds}")
+    dead = " ".join(r["deadwood_cards"]) or "none"
+    lines.append(f"deadwood  {r['deadwood']}  ({dead})")
+    if "best_discards" not in r:
+        if len(r["cards"]) == 10:
+            if r["gin"]:
+                lines.append("knock     gin: every card is melded")
+            elif r["can_knock"]:
+                lines.append(f"knock     yes: deadwood {r['deadwood']} <= knock limit {r['knock_limit']}")
+            else:
+                lines.append(f"knock     no: deadwood {r['deadwood']} > knock limit {r['knock_limit']}")
+        return "\n".join(lines)
+    choices = r["best_discards"]
+    lines.append(
+        f"discard   {' or '.join(choices)}  -> deadwood {r['deadwood_after']}"
+        + (f"  (each of {len(choices)} leaves the same)" if len(choices) > 1 else "")
+    )
+    after = "  ".join(f"[{_paint(m, color)}]" for m in r["melds_after"]) or "none"
+    lines.append(f"then      {after}  deadwood {r['deadwood_after']} ({' '.join(r['deadwood_cards_after']) or 'none'})")
+    if r["gin"]:
+        lines.append(f"knock     gin: discard {choices[0]} and every card is melded")
+    elif r["can_knock"]:
+        lines.append(f"knock     yes: discard {choices[0]} and knock with {r['deadwood_after']}")
+    else:
+        lines.append(f"knock     no: best deadwood {r['deadwood_after']} > knock limit {r['knock_limit']}")
+    if r.get("big_gin"):
+        lines.append("big gin   yes: all 11 cards meld")
+    return "\n".join(lines)
+
+
+__all__ = ["check_hand", "format_check", "format_cards"]

@@ -1,0 +1,619 @@
+"""The hand state machine (R08-R26) and the loop that plays it with two strategies.
+
+``Hand`` holds one hand's whole state and moves through explicit phases: the first-turn
+offer, draw, discard (and knock), then the showdown with lay-offs and the score. Each
+move is checked before it is applied and an illegal one raises ``IllegalMoveError``
+saying what and why. Both seats' ``PlayerView``s are written as the hand goes on; they
+never see this object. ``play_hand`` asks the strategies for their moves; a strategy
+that raises, answers with an illegal move or runs out of time forfeits (R25, R26).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+from ginsim.cards import CARD_NAMES, Card, Mask, format_cards
+from ginsim.errors import IllegalMoveError
+from ginsim.layoff import best_layoff, layoff_is_legal
+from ginsim.melds import tables_for
+from ginsim.rules import Rules
+from ginsim.strategy import Strategy
+from ginsim.view import DISCARD, DRAW, KNOCK, LAYOFF, OFFER, OVER, Event, PlayerView
+
+# outcome names (METRICS.md)
+KNOCK_WON = "knock"
+UNDERCUT = "undercut"
+GIN = "gin"
+BIG_GIN = "big_gin"
+DRAWN = "draw"
+FORFEIT = "forfeit"
+OUTCOMES = (KNOCK_WON, UNDERCUT, GIN, BIG_GIN, DRAWN, FORFEIT)
+
+
+class HandResult(NamedTuple):
+    """How one hand ended (METRICS.md, per hand). Seats are 0/1; -1 means none."""
+
+    outcome: str
+    knocker: int
+    winner: int
+    points: int
+    knocker_deadwood: int
+    defender_deadwood_before: int
+    defender_deadwood_after: int
+    layoff_cards: int
+    turns: int
+    stock_left: int
+    dealer: int
+    forfeit_seat: int = -1
+    forfeit_reason: str = ""
+    hands: tuple[Mask, Mask] = (0, 0)  # the final hands (10 cards; 11 for big gin)
+    knocker_melds: tuple[Mask, ...] = ()
+    layoff: Mask = 0  # the cards the defender laid off
+    forfeit_kind: str = ""  # raised, illegal, clock
+
+
+class Forfeit(Exception):
+    """Raised inside the loop when a seat forfeits; carries who, what kind and why."""
+
+    def __init__(self, seat: int, kind: str, reason: str) -> None:
+        super().__init__(reason)
+        self.seat = seat
+        self.kind = kind
+        self.reason = reason
+
+
+class Hand:
+    """One hand of Gin Rummy between seats 0 and 1, from the deal to the score."""
+
+    __slots__ = (
+        "rules",
+        "tables",
+        "deck",
+        "next_stock",
+        "hands",
+        "pile",
+        "dealer",
+        "phase",
+        "to_move",
+        "turn",
+        "drawn",
+        "drawn_from_pile",
+        "views",
+        "result",
+        "log",
+        "knocker",
+        "knocker_melds",
+        "_offer_passes",
+    )
+
+    def __init__(
+        self,
+        rules: Rules,
+        deck: Sequence[Card],
+        dealer: int,
+        scores: tuple[int, int] = (0, 0),
+        seeds: tuple[int, int] = (0, 0),
+        log: list[Event] | None = None,
+    ) -> None:
+        if len(deck) != 52 or len(set(deck)) != 52 or min(deck) < 0 or max(deck) > 51:
+            raise IllegalMoveError("a deck must hold each of the 52 cards once")
+        if dealer not in (0, 1):
+            raise IllegalMoveError(f"dealer must be seat 0 or 1, not {dealer!r}")
+        self.rules = rules
+        self.tables = tables_for(rules.max_run_length)
+        self.deck = deck
+        nd = 1 - dealer
+        # R08: ten cards each, one at a time from the non-dealer; the 21st is the upcard
+        h_nd = 0
+        h_d = 0
+        for i in range(0, 20, 2):
+            h_nd |= 1 << deck[i]
+            h_d |= 1 << deck[i + 1]
+        hands = [0, 0]
+        hands[nd] = h_nd
+        hands[dealer] = h_d
+        self.hands = hands
+        up = deck[20]
+        self.pile = [up]
+        self.next_stock = 21
+        self.dealer = dealer
+        self.phase = OFFER
+        self.to_move = nd
+        self.turn = 1
+        self.drawn: Card | None = None
+        self.drawn_from_pile = False
+        self.result: HandResult | None = None
+        self.log = log
+        self.knocker = -1
+        self.knocker_melds: tuple[Mask, ...] = ()
+        self._offer_passes = 0
+        views = []
+        for seat in (0, 1):
+            own, opp = (scores[0], scores[1]) if seat == 0 else (scores[1], scores[0])
+            v = PlayerView(rules, self.tables, seat, dealer, (own, opp), seeds[seat])
+            v.hand = hands[seat]
+            v.upcard = up
+            v._pile.append(up)
+            v.pile_mask = 1 << up
+            views.append(v)
+        self.views = (views[0], views[1])
+
+    # -- facts --------------------------------------------------------------------
+    @property
+    def stock_size(self) -> int:
+        return 52 - self.next_stock
+
+    @property
+    def upcard(self) -> Card | None:
+        return self.pile[-1] if self.pile else None
+
+    def deadwood_after(self, card: Card) -> int:
+        """The mover's deadwood if it discards ``card`` now."""
+        return self.tables.deadwood_mask(self.hands[self.to_move] & ~(1 << card))
+
+    # -- events -------------------------------------------------------------------
+    def _event(self, seat: int, action: str, card: Card | None) -> None:
+        ev = (seat, action, card)
+        self.views[0].history.append(ev)
+        self.views[1].history.append(ev)
+        if self.log is not None:
+            self.log.append(ev)
+
+    # -- moves: each checks before it applies (verify_* explains a refusal) ---------
+    def verify_take(self) -> None:
+        if self.phase is not OFFER and self.phase is not DRAW:
+            raise IllegalMoveError(f"cannot take the upcard now: phase is {self.phase}")
+
+    def take(self) -> None:
+        """Take the top of the discard pile (R09, R10)."""
+        if self.phase is not DRAW and self.phase is not OFFER:
+            self.verify_take()
+        seat = self.to_move
+        pile = self.pile
+        card = pile.pop()
+        bit = 1 << card
+        self.hands[seat] |= bit
+        self.drawn = card
+        self.drawn_from_pile = True
+        self.phase = DISCARD
+        me = self.views[seat]
+        opp = self.views[1 - seat]
+        me.hand = self.hands[seat]
+        me.drawn = card
+        me.drawn_from_pile = True
+        me.phase = DISCARD
+        new_top = pile[-1] if pile else None
+        me._pile.pop()
+        me.pile_mask &= ~bit
+        me.upcard = new_top
+        opp._pile.pop()
+        opp.pile_mask &= ~bit
+        opp.upcard = new_top
+        opp.opp_known |= bit
+        self._event(seat, "take", card)
+
+    def verify_pass(self) -> None:
+        if self.phase is not OFFER:
+            raise IllegalMoveError("passing is only for the first-turn offer; on a normal turn draw from the stock")
+
+    def pass_upcard(self) -> None:
+        """Decline the first-turn upcard (R09): to the dealer, then the non-dealer draws."""
+        self.verify_pass()
+        seat = self.to_move
+        up = self.pile[-1]
+        self.views[1 - seat].opp_passed |= 1 << up
+        self._event(seat, "pass", up)
+        self._offer_passes += 1
+        if self._offer_passes == 1:
+            self.to_move = 1 - seat
+            return
+        # both passed: the non-dealer draws the top of the stock
+        self.to_move = 1 - self.dealer
+        self._draw_stock()
+
+    def verify_draw(self) -> None:
+        if self.phase is OFFER:
+            raise IllegalMoveError("on the first-turn offer take the upcard or pass; the stock comes after both pass")
+        if self.phase is not DRAW:
+            raise IllegalMoveError(f"cannot draw now: phase is {self.phase}")
+
+    def draw(self) -> None:
+        """Draw the top card of the stock (R10); the upcard left is passed on."""
+        if self.phase is not DRAW:
+            self.verify_draw()
+        if self.pile:
+            self.views[1 - self.to_move].opp_passed |= 1 << self.pile[-1]
+        self._draw_stock()
+
+    def _draw_stock(self) -> None:
+        seat = self.to_move
+        card = self.deck[self.next_stock]
+        self.next_stock += 1
+        self.hands[seat] |= 1 << card
+        self.drawn = card
+        self.drawn_from_pile = False
+        self.phase = DISCARD
+        me = self.views[seat]
+        opp = self.views[1 - seat]
+        me.hand = self.hands[seat]
+        me.drawn = card
+        me.drawn_from_pile = False
+        me.phase = DISCARD
+        n = 52 - self.next_stock
+        me.stock_size = n
+        opp.stock_size = n
+        # the drawer sees its card; the opponent only that a card was drawn
+        me.history.append((seat, "draw", card))
+        opp.history.append((seat, "draw", None))
+        if self.log is not None:
+            self.log.append((seat, "draw", card))
+
+    def verify_discard(self, card: object, knock: bool = False) -> None:
+        """Raise IllegalMoveError saying why discarding ``card`` (and knocking) is not allowed."""
+        if self.phase is not DISCARD:
+            raise IllegalMoveError(f"cannot discard now: phase is {self.phase}")
+        if type(card) is not int or not 0 <= card < 52:  # noqa: E721 - bools are not cards
+            raise IllegalMoveError(f"a discard must be a card (int 0..51), not {card!r}")
+        hand = self.hands[self.to_move]
+        if not hand >> card & 1:
+            raise IllegalMoveError(f"cannot discard {CARD_NAMES[card]}: not in the hand")
+        if self.drawn_from_pile and card == self.drawn and not self.rules.allow_discard_of_drawn_upcard:
+            raise IllegalMoveError(f"cannot discard {CARD_NAMES[card]}: it was just taken from the discard pile (R12)")
+        if knock:
+            dw = self.tables.deadwood_mask(hand & ~(1 << card))
+            if dw > self.rules.knock_limit:
+                raise IllegalMoveError(
+                    f"cannot knock discarding {CARD_NAMES[card]}: deadwood {dw} is over the knock limit "
+                    f"{self.rules.knock_limit}"
+                )
+
+    def can_discard(self, card: object, knock: bool = False) -> bool:
+        try:
+            self.verify_discard(card, knock)
+        except IllegalMoveError:
+            return False
+        return True
+
+    def discard(self, card: Card, knock: bool = False) -> None:
+        """Discard ``card``, knocking if asked (R11-R15); ends the turn or the hand."""
+        seat = self.to_move
+        if (
+            knock
+            or self.phase is not DISCARD
+            or type(card) is not int  # noqa: E721
+            or not 0 <= card < 52
+            or not self.hands[seat] >> card & 1
+            or (self.drawn_from_pile and card == self.drawn)
+        ):
+            self.verify_discard(card, knock)  # raises with the reason, or passes if legal
+        bit = 1 << card
+        self.hands[seat] &= ~bit
+        self.pile.append(card)
+        me = self.views[seat]
+        opp = self.views[1 - seat]
+        me.hand = self.hands[seat]
+        me._pile.append(card)
+        me.pile_mask |= bit
+        me.upcard = card
+        opp._pile.append(card)
+        opp.pile_mask |= bit
+        opp.upcard = card
+        opp.opp_discards |= bit
+        opp.opp_known &= ~bit
+        self._event(seat, "discard", card)
+        if knock:
+            self.knocker = seat
+            self.phase = LAYOFF
+            self._event(seat, "knock", card)
+            return
+        if self.next_stock >= 50:
+            # R23: stock down to two and no knock: no score, same dealer deals again
+            self._finish(
+                HandResult(DRAWN, -1, -1, 0, 0, 0, 0, 0, self.turn, 52 - self.next_stock, self.dealer,
+                           hands=(self.hands[0], self.hands[1]))
+            )
+            return
+        self.to_move = 1 - seat
+        turn = self.turn = self.turn + 1
+        self.phase = DRAW
+        self.drawn = None
+        self.drawn_from_pile = False
+        me.drawn = None
+        me.drawn_from_pile = False
+        me.discard_choice = None
+        me.phase = DRAW
+        me.turn = turn
+        opp.phase = DRAW
+        opp.turn = turn
+
+    def can_big_gin(self) -> bool:
+        return (
+            self.phase is DISCARD
+            and self.rules.big_gin_bonus is not None
+            and self.tables.deadwood_mask(self.hands[self.to_move]) == 0
+        )
+
+    def big_gin(self) -> None:
+        """R22: all 11 cards meld right after drawing; the hand ends without a discard."""
+        if not self.can_big_gin():
+            if self.rules.big_gin_bonus is None:
+                raise IllegalMoveError("big gin is off in these rules")
+            raise IllegalMoveError("big gin needs all 11 cards melded right after drawing")
+        seat = self.to_move
+        opp = 1 - seat
+        melds = self.tables.best_melds_mask(self.hands[seat]).melds
+        dd = self.tables.deadwood_mask(self.hands[opp])
+        self.knocker = seat
+        self.knocker_melds = melds
+        self._event(seat, "big_gin", None)
+        points = self.rules.big_gin_bonus + dd  # type: ignore[operator]
+        self._finish(
+            HandResult(BIG_GIN, seat, seat, points, 0, dd, dd, 0, self.turn, 52 - self.next_stock, self.dealer, hands=(self.hands[0], self.hands[1]), knocker_melds=melds)
+        )
+
+    def show(self, melds: Sequence[Mask] | None = None, layoff: Mask | None = None) -> HandResult:
+        """The showdown after a knock: the knocker's melds (default: a least-deadwood
+        arrangement), the defender's lay-offs (default: optimal, R17) and the score."""
+        if self.phase is not LAYOFF:
+            raise IllegalMoveError(f"no knock to show: phase is {self.phase}")
+        rules = self.rules
+        tables = self.tables
+        k = self.knocker
+        d = 1 - k
+        kh = self.hands[k]
+        dh = self.hands[d]
+        if melds is None:
+            shown = tables.best_melds_mask(kh)
+            kmelds, kd = shown.melds, shown.deadwood
+        else:
+            kmelds = tuple(melds)
+            kd = tables.check_melds(kh, kmelds)
+            if kd > rules.knock_limit:
+                raise IllegalMoveError(f"the melds shown leave deadwood {kd}, over the knock limit {rules.knock_limit}")
+        self.knocker_melds = kmelds
+        before = tables.deadwood_mask(dh)
+        if kd == 0:
+            # R15, R18, R21: gin; no lay-offs, never undercut
+            self._finish(HandResult(GIN, k, k, rules.gin_bonus + before, 0, before, before, 0, self.turn, 52 - self.next_stock, self.dealer, hands=(self.hands[0], self.hands[1]), knocker_melds=kmelds))
+            return self.result  # type: ignore[return-value]
+        if layoff is None:
+            after, laid = best_layoff(dh, kmelds, tables)
+        else:
+            laid = layoff
+            if laid & ~dh:
+                raise IllegalMoveError(f"cannot lay off {format_cards(laid & ~dh)}: not in the hand")
+            if not layoff_is_legal(laid, kmelds, tables):
+                raise IllegalMoveError(f"{format_cards(laid)} cannot all be laid off on the knocker's melds")
+            after = tables.deadwood_mask(dh & ~laid)
+        if kd < after:
+            res = HandResult(KNOCK_WON, k, k, after - kd, kd, before, after, laid.bit_count(), self.turn, 52 - self.next_stock, self.dealer, hands=(self.hands[0], self.hands[1]), knocker_melds=kmelds, layoff=laid)
+        else:
+            res = HandResult(UNDERCUT, k, d, kd - after + rules.undercut_bonus, kd, before, after, laid.bit_count(), self.turn, 52 - self.next_stock, self.dealer, hands=(self.hands[0], self.hands[1]), knocker_melds=kmelds, layoff=laid)
+        self._finish(res)
+        return res
+
+    def forfeit(self, seat: int, kind: str, reason: str) -> HandResult:
+        """R25/R26: ``seat`` forfeits the hand (and its game); the opponent wins it."""
+        res = HandResult(FORFEIT, -1, 1 - seat, 0, 0, 0, 0, 0, self.turn, 52 - self.next_stock, self.dealer, seat, reason, hands=(self.hands[0], self.hands[1]), forfeit_kind=kind)
+        self._finish(res)
+        return res
+
+    def _finish(self, result: HandResult) -> None:
+        self.result = result
+        self.phase = OVER
+        for v in self.views:
+            v.phase = OVER
+
+
+def _describe(value: object) -> str:
+    if type(value) is int and 0 <= value < 52:  # noqa: E721
+        return CARD_NAMES[value]
+    return repr(value)
+
+
+def _overrides(strategy: Strategy, hook: str) -> bool:
+    return getattr(type(strategy), hook) is not getattr(Strategy, hook)
+
+
+def play_hand(
+    rules: Rules,
+    strategies: Sequence[Strategy],
+    deck: Sequence[Card],
+    dealer: int,
+    scores: tuple[int, int] = (0, 0),
+    seeds: tuple[int, int] = (0, 0),
+    log: list[Event] | None = None,
+) -> HandResult:
+    """Play one hand: ``strategies[s]`` plays seat ``s``; seat ``dealer`` deals."""
+    hand = Hand(rules, deck, dealer, scores, seeds, log)
+    if rules.time_per_hand is not None or any(_overrides(s, "observe") for s in strategies):
+        return _play_careful(hand, strategies)
+    views = hand.views
+    deadwood = hand.tables.deadwood_mask
+    knock_limit = rules.knock_limit
+    big_gin = rules.big_gin_bonus is not None
+    seat = hand.to_move
+    try:
+        while True:
+            strategy = strategies[seat]
+            view = views[seat]
+            phase = hand.phase
+            if phase is DISCARD:
+                if big_gin and hand.can_big_gin():
+                    try:
+                        take = strategy.take_big_gin(view)
+                    except Exception as e:  # noqa: BLE001 - any failure forfeits (R26)
+                        raise Forfeit(seat, "raised", f"take_big_gin raised {type(e).__name__}: {e}") from None
+                    if take is True:
+                        hand.big_gin()
+                        return hand.result  # type: ignore[return-value]
+                try:
+                    card = strategy.discard(view)
+                except Exception as e:  # noqa: BLE001
+                    raise Forfeit(seat, "raised", f"discard raised {type(e).__name__}: {e}") from None
+                knock = False
+                held = hand.hands[seat]
+                # whether to ask about a knock: the seat's own best-discard answer for this
+                # very hand saves a deadwood call; an actual knock is verified in discard()
+                if type(card) is int and 0 <= card < 52 and held >> card & 1 and (
+                    (dw := view._memo[0]) if view._memo_hand == held and view._memo[1] >> card & 1
+                    else (dw := deadwood(held & ~(1 << card)))
+                ) <= knock_limit:
+                    view.phase = KNOCK
+                    view.discard_choice = card
+                    view.discard_deadwood = dw
+                    try:
+                        knock = strategy.knock(view)
+                    except Exception as e:  # noqa: BLE001
+                        raise Forfeit(seat, "raised", f"knock raised {type(e).__name__}: {e}") from None
+                    if knock is not True and knock is not False:
+                        raise Forfeit(seat, "illegal", f"knock returned {knock!r}, not True or False")
+                try:
+                    hand.discard(card, knock)
+                except IllegalMoveError as e:
+                    raise Forfeit(seat, "illegal", f"discard {_describe(card)}: {e}") from None
+                if knock:
+                    return _showdown(hand, strategies, lambda s, m: _ask(strategies, hand, s, m))
+                if hand.phase is OVER:
+                    return hand.result  # type: ignore[return-value]
+                seat = hand.to_move
+            else:
+                try:
+                    take = strategy.take_upcard(view)
+                except Exception as e:  # noqa: BLE001
+                    raise Forfeit(seat, "raised", f"take_upcard raised {type(e).__name__}: {e}") from None
+                if take is True:
+                    hand.take()
+                elif take is False:
+                    if phase is OFFER:
+                        hand.pass_upcard()
+                        seat = hand.to_move
+                    else:
+                        hand.draw()
+                else:
+                    raise Forfeit(seat, "illegal", f"take_upcard returned {take!r}, not True or False")
+    except Forfeit as f:
+        return hand.forfeit(f.seat, f.kind, f.reason)
+
+
+def _ask(strategies: Sequence[Strategy], hand: Hand, seat: int, method: str) -> object:
+    try:
+        return getattr(strategies[seat], method)(hand.views[seat])
+    except Exception as e:  # noqa: BLE001 - any failure forfeits (R26)
+        raise Forfeit(seat, "raised", f"{method} raised {type(e).__name__}: {e}") from None
+
+
+def _showdown(hand: Hand, strategies: Sequence[Strategy], ask: Callable[[int, str], object]) -> HandResult:
+    """Knocker's melds, defender's lay-offs, score; a failing hook forfeits."""
+    k = hand.knocker
+    d = 1 - k
+    melds = None
+    if _overrides(strategies[k], "choose_melds"):
+        melds = ask(k, "choose_melds")
+        if melds is not None:
+            try:
+                hand.tables.check_melds(hand.hands[k], melds)
+            except IllegalMoveError as e:
+                return hand.forfeit(k, "illegal", f"choose_melds: {e}")
+    layoff = None
+    if _overrides(strategies[d], "choose_layoffs"):
+        shown = tuple(melds) if melds is not None else hand.tables.best_melds_mask(hand.hands[k]).melds
+        dv = hand.views[d]
+        dv.knocker_melds = shown
+        dv.phase = LAYOFF
+        layoff = ask(d, "choose_layoffs")
+    try:
+        return hand.show(melds, layoff)
+    except IllegalMoveError as e:
+        seat = k if layoff is None else d
+        return hand.forfeit(seat, "illegal", str(e))
+
+
+class _Clock:
+    """Thinking time per seat within one hand (R25)."""
+
+    def __init__(self, limit: float | None) -> None:
+        self.limit = limit
+        self.used = [0.0, 0.0]
+
+    def charge(self, seat: int, seconds: float) -> None:
+        self.used[seat] += seconds
+        if self.limit is not None and self.used[seat] > self.limit:
+            raise Forfeit(seat, "clock", f"clock: used {self.used[seat]:.3f}s of {self.limit:g}s for the hand")
+
+
+def _play_careful(hand: Hand, strategies: Sequence[Strategy]) -> HandResult:
+    """The same loop as play_hand's, with the clock and the ``observe`` hook."""
+    clock = _Clock(hand.rules.time_per_hand)
+    timed = hand.rules.time_per_hand is not None
+    observers = [s if _overrides(s, "observe") else None for s in strategies]
+    seen = [0, 0]
+
+    def ask(seat: int, method: str, *args: object) -> object:
+        start = time.perf_counter() if timed else 0.0
+        try:
+            out = getattr(strategies[seat], method)(hand.views[seat], *args)
+        except Forfeit:
+            raise
+        except Exception as e:  # noqa: BLE001
+            raise Forfeit(seat, "raised", f"{method} raised {type(e).__name__}: {e}") from None
+        finally:
+            if timed:
+                clock.charge(seat, time.perf_counter() - start)
+        return out
+
+    def notify() -> None:
+        for s in (0, 1):
+            obs = observers[s]
+            history = hand.views[s].history
+            while seen[s] < len(history):
+                ev = history[seen[s]]
+                seen[s] += 1
+                if obs is not None:
+                    ask(s, "observe", ev)
+
+    try:
+        while hand.phase is not OVER:
+            notify()
+            seat = hand.to_move
+            phase = hand.phase
+            view = hand.views[seat]
+            if phase is DISCARD:
+                if hand.can_big_gin() and ask(seat, "take_big_gin") is True:
+                    hand.big_gin()
+                    break
+                card = ask(seat, "discard")
+                knock = False
+                if type(card) is int and 0 <= card < 52 and hand.hands[seat] >> card & 1 and (dw := hand.deadwood_after(card)) <= hand.rules.knock_limit:
+                    view.phase = KNOCK
+                    view.discard_choice = card
+                    view.discard_deadwood = dw
+                    knock = ask(seat, "knock")
+                    if knock is not True and knock is not False:
+                        raise Forfeit(seat, "illegal", f"knock returned {knock!r}, not True or False")
+                try:
+                    hand.discard(card, knock)  # type: ignore[arg-type]
+                except IllegalMoveError as e:
+                    raise Forfeit(seat, "illegal", f"discard {_describe(card)}: {e}") from None
+                if knock:
+                    notify()
+                    _showdown(hand, strategies, lambda s, m: ask(s, m))
+                    break
+            else:
+                take = ask(seat, "take_upcard")
+                if take is True:
+                    hand.take()
+                elif take is False:
+                    if phase is OFFER:
+                        hand.pass_upcard()
+                    else:
+                        hand.draw()
+                else:
+                    raise Forfeit(seat, "illegal", f"take_upcard returned {take!r}, not True or False")
+        notify()
+    except Forfeit as f:
+        if hand.phase is not OVER:
+            hand.forfeit(f.seat, f.kind, f.reason)
+    return hand.result  # type: ignore[return-value]

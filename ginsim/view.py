@@ -1,0 +1,228 @@
+"""PlayerView: what one seat may know (R13), and nothing else.
+
+A view holds copies of public facts and of its own seat's cards: its hand, the discard
+pile, what the opponent took from the pile or passed on, the stock's size, the scores and
+the rules. It has no reference to the engine's state, the stock or the other hand; the
+engine writes into it as the hand goes on. It also carries the legal moves and the
+deadwood helpers a strategy needs, and the seat's own seeded random generator.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ginsim.cards import FULL_DECK, RANK_MASK, Card, Mask, format_card
+from ginsim.melds import Melds, MeldTables
+from ginsim.rng import SeededRandom
+from ginsim.rules import Rules
+
+OFFER = "offer"
+"""First turn: take the upcard or pass (R09)."""
+DRAW = "draw"
+"""A normal turn begins: take the upcard (the top of the pile) or draw from the stock."""
+DISCARD = "discard"
+"""The seat holds 11 cards and must discard one."""
+KNOCK = "knock"
+"""The chosen discard allows a knock: knock or play on."""
+LAYOFF = "layoff"
+"""The opponent knocked: lay off on its melds."""
+OVER = "over"
+
+
+Event = tuple[int, str, "Card | None"]
+"""One public event of a hand as a seat saw it: ``(seat, action, card)``. ``action`` is
+pass, take, draw, discard, knock, gin or big_gin; ``card`` is None for a card the seat
+may not see (the opponent's draw from the stock) and for big gin."""
+
+
+def format_event(event: Event) -> str:
+    seat, action, card = event
+    return f"seat {seat} {action} {'?' if card is None else format_card(card)}"
+
+
+class PlayerView:
+    """What one seat knows at a decision. Read it; never change it."""
+
+    __slots__ = (
+        "rules",
+        "seat",
+        "dealer",
+        "scores",
+        "hand",
+        "phase",
+        "upcard",
+        "stock_size",
+        "turn",
+        "drawn",
+        "drawn_from_pile",
+        "discard_choice",
+        "discard_deadwood",
+        "opp_known",
+        "opp_passed",
+        "opp_discards",
+        "pile_mask",
+        "history",
+        "knocker_melds",
+        "_pile",
+        "_tables",
+        "_seed",
+        "_rng",
+        "_memo_hand",
+        "_memo",
+    )
+
+    def __init__(
+        self, rules: Rules, tables: MeldTables, seat: int, dealer: int, scores: tuple[int, int], seed: int
+    ) -> None:
+        self.rules = rules
+        self.seat = seat
+        self.dealer = dealer
+        self.scores = scores  # (own, opponent) before this hand
+        self.hand: Mask = 0
+        self.phase = OFFER
+        self.upcard: Card | None = None  # top of the discard pile
+        self.stock_size = 31
+        self.turn = 1  # draw actions so far, the first-turn offer counting as one
+        self.drawn: Card | None = None  # the card this seat drew this turn
+        self.drawn_from_pile = False
+        self.discard_choice: Card | None = None  # in the knock decision: the discard
+        self.discard_deadwood = 0  # in the knock decision: the deadwood after it
+        self.opp_known: Mask = 0  # cards the opponent took from the pile and still holds
+        self.opp_passed: Mask = 0  # upcards the opponent passed on or left on the pile
+        self.opp_discards: Mask = 0  # cards the opponent discarded
+        self.pile_mask: Mask = 0  # cards in the discard pile
+        self.history: list[Event] = []
+        self.knocker_melds: tuple[Mask, ...] = ()  # when the opponent knocked
+        self._pile: list[Card] = []
+        self._tables = tables
+        self._seed = seed
+        self._rng: SeededRandom | None = None
+        self._memo_hand = -1  # the hand of the last best_discard_mask call, and its answer
+        self._memo: tuple[int, Mask] = (0, 0)
+
+    # -- public facts -------------------------------------------------------------
+    @property
+    def discard_pile(self) -> tuple[Card, ...]:
+        """The discard pile, bottom first; the last card is the upcard."""
+        return tuple(self._pile)
+
+    @property
+    def rng(self) -> SeededRandom:
+        """This seat's random generator for this hand, seeded by the engine."""
+        r = self._rng
+        if r is None:
+            r = self._rng = SeededRandom(self._seed)
+        return r
+
+    @property
+    def is_dealer(self) -> bool:
+        return self.seat == self.dealer
+
+    def unseen(self) -> Mask:
+        """Cards this seat has not seen: in the stock or the unknown part of the
+        opponent's hand."""
+        return FULL_DECK & ~self.hand & ~self.pile_mask & ~self.opp_known
+
+    # -- legal moves --------------------------------------------------------------
+    def legal_discards(self) -> Mask:
+        """Cards that may be discarded now (R12: not the upcard just taken, unless the
+        rules allow it)."""
+        if self.drawn_from_pile and not self.rules.allow_discard_of_drawn_upcard and self.drawn is not None:
+            return self.hand & ~(1 << self.drawn)
+        return self.hand
+
+    def can_knock(self, card: Card) -> bool:
+        """Whether discarding ``card`` now would allow a knock (R14)."""
+        return self.deadwood_after(card) <= self.rules.knock_limit
+
+    def deadwood_after(self, card: Card) -> int:
+        """This seat's deadwood if it discards ``card`` from its hand."""
+        if self._memo_hand == self.hand and self._memo[1] >> card & 1:
+            return self._memo[0]
+        return self._tables.deadwood_mask(self.hand & ~(1 << card))
+
+    # -- deadwood helpers ---------------------------------------------------------
+    def deadwood(self, hand: Mask | None = None) -> int:
+        """Least deadwood of ``hand`` (default: this seat's hand)."""
+        return self._tables.deadwood_mask(self.hand if hand is None else hand)
+
+    def best_melds(self, hand: Mask | None = None) -> Melds:
+        """Melds and deadwood of a least-deadwood arrangement of ``hand`` (default: own)."""
+        return self._tables.best_melds_mask(self.hand if hand is None else hand)
+
+    def best_discards(self, exclude: Mask = 0) -> tuple[int, Mask]:
+        """Among the legal discards (less ``exclude``): the least deadwood after
+        discarding and the mask of the cards that reach it."""
+        tables = self._tables
+        if self._memo_hand == self.hand:
+            dw, cards = self._memo
+        else:
+            dw, cards = self._memo = tables.best_discard_mask(self.hand)
+            self._memo_hand = self.hand
+        legal = self.legal_discards() & ~exclude
+        if cards & legal:
+            return dw, cards & legal
+        best = 1 << 30
+        best_cards = 0
+        deadwood = tables.deadwood_mask
+        h = self.hand
+        q = legal
+        while q:
+            low = q & -q
+            q ^= low
+            v = deadwood(h & ~low)
+            if v < best:
+                best, best_cards = v, low
+            elif v == best:
+                best_cards |= low
+        return best, best_cards
+
+    def would_meld(self, card: Card, hand: Mask | None = None) -> bool:
+        """Whether ``card`` added to ``hand`` (default: own) lies in some meld of the
+        result (a group of 3+ or a run of 3+, R04-R05)."""
+        return card_melds((self.hand if hand is None else hand) | (1 << card), card)
+
+    def snapshot(self) -> dict[str, Any]:
+        """Every public field as plain values, to compare views or show them."""
+        return {
+            "seat": self.seat,
+            "dealer": self.dealer,
+            "scores": self.scores,
+            "hand": self.hand,
+            "phase": self.phase,
+            "upcard": self.upcard,
+            "stock_size": self.stock_size,
+            "turn": self.turn,
+            "drawn": self.drawn,
+            "drawn_from_pile": self.drawn_from_pile,
+            "discard_choice": self.discard_choice,
+            "discard_deadwood": self.discard_deadwood,
+            "opp_known": self.opp_known,
+            "opp_passed": self.opp_passed,
+            "opp_discards": self.opp_discards,
+            "pile_mask": self.pile_mask,
+            "discard_pile": tuple(self._pile),
+            "history": tuple(self.history),
+            "knocker_melds": self.knocker_melds,
+            "rules": self.rules,
+        }
+
+
+def _meld_table() -> tuple[tuple[int, ...], ...]:
+    """MELD_RANKS[p]: the ranks of suit pattern p that lie in some run of 3 within p."""
+    out = []
+    for p in range(8192):
+        three = p & (p >> 1) & (p >> 2)
+        out.append(three | three << 1 | three << 2)
+    return tuple(out)
+
+
+_RUN_RANKS = _meld_table()
+
+
+def card_melds(h: Mask, card: Card) -> bool:
+    """Whether ``card`` (in ``h``) is part of some group or run of 3 inside ``h``."""
+    rank = card % 13
+    if (h & RANK_MASK[rank]).bit_count() >= 3:
+        return True
+    return bool(_RUN_RANKS[h >> (card - rank) & 8191] >> rank & 1)

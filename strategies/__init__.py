@@ -1,0 +1,1 @@
+"""The built-in strategies of ginsim, one module each. See ``ginsim.registry``."""

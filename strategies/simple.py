@@ -1,0 +1,39 @@
+"""``simple``: the standard baseline of Gin Rummy AI work."""
+
+from __future__ import annotations
+
+from ginsim.cards import Card
+from ginsim.strategy import Strategy
+from ginsim.view import PlayerView
+
+
+class Simple(Strategy):
+    """Takes the upcard exactly when it would join a meld in the hand (else passes on
+    the first turn or draws from the stock); discards at random among the cards whose
+    removal leaves the least deadwood, never the upcard it just took; knocks as soon as
+    it legally can, which is gin whenever gin is possible."""
+
+    name = "simple"
+    description = "take the upcard only if it melds, discard to least deadwood, knock as soon as legal"
+
+    def take_upcard(self, view: PlayerView) -> bool:
+        up = view.upcard
+        return up is not None and view.would_meld(up)
+
+    def discard(self, view: PlayerView) -> Card:
+        exclude = 1 << view.drawn if view.drawn_from_pile and view.drawn is not None else 0
+        cards = view.best_discards(exclude)[1]
+        if cards & (cards - 1) == 0:
+            return cards.bit_length() - 1
+        return pick(view, cards)
+
+    def knock(self, view: PlayerView) -> bool:
+        return True
+
+
+def pick(view: PlayerView, cards: int) -> Card:
+    """One card of a mask, uniformly at random with the seat's generator."""
+    n = view.rng.below(cards.bit_count())
+    for _ in range(n):
+        cards &= cards - 1
+    return (cards & -cards).bit_length() - 1

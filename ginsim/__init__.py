@@ -56,4 +56,5 @@ __all__ = [
     "play_game",
     "play_hand",
     "tables_for",
+    "to_mask",
 ]

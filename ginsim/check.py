@@ -106,4 +106,4 @@ def format_check(r: dict[str, Any], color: bool = False) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["check_hand", "format_check", "format_cards"]
+__all__ = ["check_hand", "format_cards", "format_check"]

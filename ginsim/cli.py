@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -99,6 +100,199 @@ def strategies(as_json: bool) -> None:
         params = ", ".join(f"{k}={v}" for k, v in row["parameters"].items()) or "(no parameters)"
         click.echo(f"{row['name']:<12} {row['description']}")
         click.echo(f"{'':<12} parameters: {params}")
+
+
+def run_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """Options shared by match, roundrobin and sweep."""
+    opts = [
+        click.option("--hands", type=int, default=None, help="Hands per pairing (default 10000 unless --games)."),
+        click.option(
+            "--games", type=int, default=None, help="Games to the rules' target_score per pairing, instead of hands."
+        ),
+        click.option(
+            "--seed", type=int, default=0, show_default=True, help="Master seed: fixes every deck and random choice."
+        ),
+        click.option(
+            "--jobs", "-j", type=int, default=None, help="Processes (default: every core; 1 runs in this process)."
+        ),
+        click.option(
+            "--out",
+            type=click.Path(path_type=Path),
+            default=None,
+            help="Run folder (default: a new folder under results/). Rerun with the same --out to resume.",
+        ),
+        click.option(
+            "--duplicate/--no-duplicate",
+            default=True,
+            show_default=True,
+            help="Play each deck twice with the seats swapped.",
+        ),
+        click.option(
+            "--chunk", type=int, default=None, help="Deals (or games) per chunk (default: sized automatically)."
+        ),
+        click.option(
+            "--backend",
+            type=click.Choice(["loky", "dask"]),
+            default="loky",
+            show_default=True,
+            help="Local processes (loky) or a Dask cluster.",
+        ),
+        click.option(
+            "--scheduler",
+            default=None,
+            metavar="ADDRESS",
+            help="Dask scheduler, e.g. tcp://10.0.0.5:8786 (default: a local cluster for the run).",
+        ),
+        click.option("--plots/--no-plots", default=True, show_default=True, help="Draw the charts at the end."),
+        click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary."),
+    ]
+    for opt in reversed(opts):
+        f = opt(f)
+    return rules_options(f)
+
+
+def _start_run(kind: str, plan_fn: Callable[..., Any], plan_args: tuple[Any, ...], kw: dict[str, Any]) -> None:
+    """Build the plan, play it, write tables and charts, print the digest."""
+    import shlex
+
+    from ginsim.errors import RunError
+    from ginsim.rules import build_rules
+    from ginsim.runner import RunOptions, run_plan
+    from ginsim.tournament import check_counts
+
+    hands, games = kw["hands"], kw["games"]
+    if hands is None and games is None:
+        hands = 10_000
+    check_counts(hands, games)
+    if kw["jobs"] is not None and kw["jobs"] < -64:
+        raise RunError(f"--jobs {kw['jobs']} makes no sense")
+    if kw["scheduler"] and kw["backend"] != "dask":
+        raise RunError("--scheduler is for --backend dask")
+    rules = build_rules(kw["rules_file"], kw["rule_options"])
+    if hands is not None and kw["duplicate"] and hands % 2:
+        hands += 1
+        if not kw["quiet"]:
+            click.echo(f"note: duplicate deals come in pairs: playing {hands} hands per pairing", err=True)
+    plan = plan_fn(
+        *plan_args, rules=rules, seed=kw["seed"], hands=hands, games=games, duplicate=kw["duplicate"], chunk=kw["chunk"]
+    )
+    command = "ginsim " + shlex.join(sys.argv[1:]) if sys.argv and sys.argv[0].endswith("ginsim") else f"ginsim {kind}"
+    opts = RunOptions(
+        jobs=kw["jobs"],
+        backend=kw["backend"],
+        scheduler=kw["scheduler"],
+        quiet=kw["quiet"],
+        command=command,
+        stop_rule=kw.get("stop_rule"),
+    )
+    folder = run_plan(plan, kw["out"], opts)
+    finish_run(folder, plots=kw["plots"], quiet=kw["quiet"], svg=False)
+
+
+def finish_run(folder: Path, plots: bool, quiet: bool, svg: bool) -> None:
+    """Stats, report.md and (optionally) charts of a run folder; print the digest."""
+    from ginsim.report import analyze, terminal_digest, write_tables
+
+    analysis = analyze(folder)
+    if plots:
+        from ginsim.plots import draw_all
+
+        draw_all(analysis, svg=svg)
+    write_tables(analysis)
+    if not quiet:
+        click.echo(terminal_digest(analysis))
+
+
+@cli.command()
+@click.argument("a")
+@click.argument("b")
+@run_options
+@click.option(
+    "--sprt",
+    default=None,
+    metavar="elo0=0,elo1=5[,alpha=0.05,beta=0.05]",
+    help="Stop as soon as a sequential probability ratio test decides.",
+)
+def match(a: str, b: str, sprt: str | None, **kw: Any) -> None:
+    """Play strategy A against strategy B.
+
+    \b
+    Examples:
+      ginsim match simple random --hands 20000
+      ginsim match threshold:knock_at=6 simple --games 2000 --seed 7
+      ginsim match my_bot.py:MyBot simple --hands 100000 --out results/mybot
+      ginsim match threshold:knock_at=5 simple --sprt elo0=0,elo1=10
+    """
+    from ginsim.tournament import plan_match
+
+    if sprt is not None:
+        from ginsim.sprt import SPRT
+
+        kw["stop_rule"] = SPRT.parse(sprt)
+        if kw["games"] is not None:
+            from ginsim.errors import RunError
+
+            raise RunError("--sprt works on duplicate deal pairs: use --hands (the most to play), not --games")
+        if not kw["duplicate"]:
+            from ginsim.errors import RunError
+
+            raise RunError("--sprt scores duplicate deal pairs: drop --no-duplicate")
+        if kw["hands"] is None:
+            kw["hands"] = 1_000_000
+    _start_run("match", plan_match, (a, b), kw)
+
+
+@cli.command()
+@click.argument("strategies", nargs=-1, required=True)
+@run_options
+def roundrobin(strategies: tuple[str, ...], **kw: Any) -> None:
+    """Play every pair of the listed strategies; rate them (Bradley-Terry).
+
+    \b
+    Examples:
+      ginsim roundrobin random simple threshold:knock_at=4 --hands 20000
+      ginsim roundrobin simple threshold:knock_at=0 threshold:knock_at=5 --games 1000
+    """
+    from ginsim.tournament import plan_roundrobin
+
+    _start_run("roundrobin", plan_roundrobin, (list(strategies),), kw)
+
+
+@cli.command()
+@click.argument("strategy")
+@click.option(
+    "--param",
+    required=True,
+    metavar="NAME=START:STOP[:STEP] | NAME=v1,v2,...",
+    help="The parameter to sweep (inclusive range or list).",
+)
+@click.option("--vs", "versus", multiple=True, required=True, metavar="STRATEGY", help="An opponent (repeatable).")
+@run_options
+def sweep(strategy: str, param: str, versus: tuple[str, ...], **kw: Any) -> None:
+    """Sweep one strategy parameter over a range against fixed opponents.
+
+    \b
+    Examples:
+      ginsim sweep threshold --param knock_at=0:10 --vs simple
+      ginsim sweep threshold --param knock_at=0:10:2 --vs simple --vs random --games 2000
+    """
+    from ginsim.tournament import plan_sweep
+
+    _start_run("sweep", plan_sweep, (strategy, param, list(versus)), kw)
+
+
+@cli.command()
+@click.argument("folder", type=click.Path(path_type=Path))
+@click.option("--quiet", "-q", is_flag=True, help="Write the files, print nothing.")
+def report(folder: Path, quiet: bool) -> None:
+    """Print the summary of a finished (or partly finished) run and (re)write its
+    summary.csv, ratings.csv and report.md.
+
+    \b
+    Example:
+      ginsim report results/roundrobin-20261129-101500
+    """
+    finish_run(folder, plots=False, quiet=quiet, svg=False)
 
 
 def _color() -> bool:

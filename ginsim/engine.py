@@ -10,6 +10,7 @@ that raises, answers with an illegal move or runs out of time forfeits (R25, R26
 
 from __future__ import annotations
 
+import operator
 import time
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
@@ -52,6 +53,26 @@ class HandResult(NamedTuple):
     knocker_melds: tuple[Mask, ...] = ()
     layoff: Mask = 0  # the cards the defender laid off
     forfeit_kind: str = ""  # raised, illegal, clock
+
+
+MAX_TURNS = 500
+"""A hand where the stock stops shrinking because both players keep taking each other's
+discards could go on forever; at this many turns it ends as a draw. Ordinary hands end
+within about 60 turns, so the cap never touches them."""
+
+_ALL_CARDS = list(range(52))
+_INT_ONLY = {int}
+
+
+def _checked_deck(deck: Sequence[object]) -> list[Card]:
+    """A deck as a list of plain ints, or IllegalMoveError if it is not the 52 cards."""
+    try:
+        cards = [operator.index(c) for c in deck]  # type: ignore[call-overload]
+    except TypeError:
+        raise IllegalMoveError("a deck must be a sequence of 52 card ints") from None
+    if len(cards) != 52 or sorted(cards) != _ALL_CARDS:
+        raise IllegalMoveError("a deck must hold each of the 52 cards (ints 0..51) exactly once")
+    return cards
 
 
 class Forfeit(Exception):
@@ -97,8 +118,8 @@ class Hand:
         seeds: tuple[int, int] = (0, 0),
         log: list[Event] | None = None,
     ) -> None:
-        if len(deck) != 52 or len(set(deck)) != 52 or min(deck) < 0 or max(deck) > 51:
-            raise IllegalMoveError("a deck must hold each of the 52 cards once")
+        if type(deck) is not list or set(map(type, deck)) != _INT_ONLY or sorted(deck) != _ALL_CARDS:
+            deck = _checked_deck(deck)
         if dealer not in (0, 1):
             raise IllegalMoveError(f"dealer must be seat 0 or 1, not {dealer!r}")
         self.rules = rules
@@ -254,7 +275,7 @@ class Hand:
         """Raise IllegalMoveError saying why discarding ``card`` (and knocking) is not allowed."""
         if self.phase is not DISCARD:
             raise IllegalMoveError(f"cannot discard now: phase is {self.phase}")
-        if type(card) is not int or not 0 <= card < 52:  # noqa: E721 - bools are not cards
+        if type(card) is not int or not 0 <= card < 52:
             raise IllegalMoveError(f"a discard must be a card (int 0..51), not {card!r}")
         hand = self.hands[self.to_move]
         if not hand >> card & 1:
@@ -282,7 +303,7 @@ class Hand:
         if (
             knock
             or self.phase is not DISCARD
-            or type(card) is not int  # noqa: E721
+            or type(card) is not int
             or not 0 <= card < 52
             or not self.hands[seat] >> card & 1
             or (self.drawn_from_pile and card == self.drawn)
@@ -308,11 +329,25 @@ class Hand:
             self.phase = LAYOFF
             self._event(seat, "knock", card)
             return
-        if self.next_stock >= 50:
-            # R23: stock down to two and no knock: no score, same dealer deals again
+        if self.next_stock >= 50 or self.turn >= MAX_TURNS:
+            # R23: stock down to two and no knock: no score, same dealer deals again.
+            # (The turn cap ends a hand two players keep feeding each other from the
+            # pile; the log tells it apart by stock_left > 2.)
             self._finish(
-                HandResult(DRAWN, -1, -1, 0, 0, 0, 0, 0, self.turn, 52 - self.next_stock, self.dealer,
-                           hands=(self.hands[0], self.hands[1]))
+                HandResult(
+                    DRAWN,
+                    -1,
+                    -1,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    self.turn,
+                    52 - self.next_stock,
+                    self.dealer,
+                    hands=(self.hands[0], self.hands[1]),
+                )
             )
             return
         self.to_move = 1 - seat
@@ -350,53 +385,156 @@ class Hand:
         self._event(seat, "big_gin", None)
         points = self.rules.big_gin_bonus + dd  # type: ignore[operator]
         self._finish(
-            HandResult(BIG_GIN, seat, seat, points, 0, dd, dd, 0, self.turn, 52 - self.next_stock, self.dealer, hands=(self.hands[0], self.hands[1]), knocker_melds=melds)
+            HandResult(
+                BIG_GIN,
+                seat,
+                seat,
+                points,
+                0,
+                dd,
+                dd,
+                0,
+                self.turn,
+                52 - self.next_stock,
+                self.dealer,
+                hands=(self.hands[0], self.hands[1]),
+                knocker_melds=melds,
+            )
         )
 
-    def show(self, melds: Sequence[Mask] | None = None, layoff: Mask | None = None) -> HandResult:
-        """The showdown after a knock: the knocker's melds (default: a least-deadwood
-        arrangement), the defender's lay-offs (default: optimal, R17) and the score."""
+    def knocker_show(self, melds: object = None) -> tuple[tuple[Mask, ...], int]:
+        """The melds the knocker shows (default: a least-deadwood arrangement) and the
+        deadwood they leave; IllegalMoveError if they are not melds of its hand or leave
+        more than the knock limit (R14, R16)."""
         if self.phase is not LAYOFF:
             raise IllegalMoveError(f"no knock to show: phase is {self.phase}")
+        kh = self.hands[self.knocker]
+        if melds is None:
+            shown = self.tables.best_melds_mask(kh)
+            return shown.melds, shown.deadwood
+        if isinstance(melds, int | str | bytes) or not hasattr(melds, "__iter__"):
+            raise IllegalMoveError(f"melds must be a list of card masks, not {melds!r}")
+        kmelds = tuple(melds)  # type: ignore[call-overload]
+        kd = self.tables.check_melds(kh, kmelds)
+        if kd > self.rules.knock_limit:
+            raise IllegalMoveError(
+                f"the melds shown leave deadwood {kd}, over the knock limit {self.rules.knock_limit}"
+            )
+        return kmelds, kd
+
+    def verify_layoff(self, laid: object, knocker_melds: Sequence[Mask]) -> None:
+        """Raise IllegalMoveError unless the defender can lay off exactly ``laid`` (R17)."""
+        if type(laid) is not int or laid < 0:
+            raise IllegalMoveError(f"lay-offs must be a card mask, not {laid!r}")
+        dh = self.hands[1 - self.knocker]
+        if laid & ~dh:
+            raise IllegalMoveError(f"cannot lay off {format_cards(laid & ~dh)}: not in the hand")
+        if not layoff_is_legal(laid, knocker_melds, self.tables):
+            raise IllegalMoveError(f"{format_cards(laid)} cannot all be laid off on the knocker's melds")
+
+    def show(self, melds: object = None, layoff: object = None) -> HandResult:
+        """The showdown after a knock: the knocker's melds (default: a least-deadwood
+        arrangement), the defender's lay-offs (default: optimal, R17) and the score."""
+        kmelds, kd = self.knocker_show(melds)
+        if layoff is not None:
+            if kd == 0:
+                if layoff:
+                    raise IllegalMoveError("no lay-offs after gin (R18)")
+                layoff = None
+            else:
+                self.verify_layoff(layoff, kmelds)
+        return self._score(kmelds, kd, layoff)  # type: ignore[arg-type]
+
+    def _score(self, kmelds: tuple[Mask, ...], kd: int, laid: Mask | None) -> HandResult:
+        """Score a checked showdown (R19-R21); ``laid`` None lays off optimally."""
         rules = self.rules
         tables = self.tables
         k = self.knocker
         d = 1 - k
-        kh = self.hands[k]
         dh = self.hands[d]
-        if melds is None:
-            shown = tables.best_melds_mask(kh)
-            kmelds, kd = shown.melds, shown.deadwood
-        else:
-            kmelds = tuple(melds)
-            kd = tables.check_melds(kh, kmelds)
-            if kd > rules.knock_limit:
-                raise IllegalMoveError(f"the melds shown leave deadwood {kd}, over the knock limit {rules.knock_limit}")
         self.knocker_melds = kmelds
         before = tables.deadwood_mask(dh)
+        hands = (self.hands[0], self.hands[1])
+        stock = 52 - self.next_stock
         if kd == 0:
             # R15, R18, R21: gin; no lay-offs, never undercut
-            self._finish(HandResult(GIN, k, k, rules.gin_bonus + before, 0, before, before, 0, self.turn, 52 - self.next_stock, self.dealer, hands=(self.hands[0], self.hands[1]), knocker_melds=kmelds))
-            return self.result  # type: ignore[return-value]
-        if layoff is None:
-            after, laid = best_layoff(dh, kmelds, tables)
+            res = HandResult(
+                GIN,
+                k,
+                k,
+                rules.gin_bonus + before,
+                0,
+                before,
+                before,
+                0,
+                self.turn,
+                stock,
+                self.dealer,
+                hands=hands,
+                knocker_melds=kmelds,
+            )
         else:
-            laid = layoff
-            if laid & ~dh:
-                raise IllegalMoveError(f"cannot lay off {format_cards(laid & ~dh)}: not in the hand")
-            if not layoff_is_legal(laid, kmelds, tables):
-                raise IllegalMoveError(f"{format_cards(laid)} cannot all be laid off on the knocker's melds")
-            after = tables.deadwood_mask(dh & ~laid)
-        if kd < after:
-            res = HandResult(KNOCK_WON, k, k, after - kd, kd, before, after, laid.bit_count(), self.turn, 52 - self.next_stock, self.dealer, hands=(self.hands[0], self.hands[1]), knocker_melds=kmelds, layoff=laid)
-        else:
-            res = HandResult(UNDERCUT, k, d, kd - after + rules.undercut_bonus, kd, before, after, laid.bit_count(), self.turn, 52 - self.next_stock, self.dealer, hands=(self.hands[0], self.hands[1]), knocker_melds=kmelds, layoff=laid)
+            if laid is None:
+                after, laid = best_layoff(dh, kmelds, tables)
+            else:
+                after = tables.deadwood_mask(dh & ~laid)
+            n_laid = laid.bit_count()
+            if kd < after:
+                res = HandResult(
+                    KNOCK_WON,
+                    k,
+                    k,
+                    after - kd,
+                    kd,
+                    before,
+                    after,
+                    n_laid,
+                    self.turn,
+                    stock,
+                    self.dealer,
+                    hands=hands,
+                    knocker_melds=kmelds,
+                    layoff=laid,
+                )
+            else:
+                res = HandResult(
+                    UNDERCUT,
+                    k,
+                    d,
+                    kd - after + rules.undercut_bonus,
+                    kd,
+                    before,
+                    after,
+                    n_laid,
+                    self.turn,
+                    stock,
+                    self.dealer,
+                    hands=hands,
+                    knocker_melds=kmelds,
+                    layoff=laid,
+                )
         self._finish(res)
         return res
 
     def forfeit(self, seat: int, kind: str, reason: str) -> HandResult:
         """R25/R26: ``seat`` forfeits the hand (and its game); the opponent wins it."""
-        res = HandResult(FORFEIT, -1, 1 - seat, 0, 0, 0, 0, 0, self.turn, 52 - self.next_stock, self.dealer, seat, reason, hands=(self.hands[0], self.hands[1]), forfeit_kind=kind)
+        res = HandResult(
+            FORFEIT,
+            -1,
+            1 - seat,
+            0,
+            0,
+            0,
+            0,
+            0,
+            self.turn,
+            52 - self.next_stock,
+            self.dealer,
+            seat,
+            reason,
+            hands=(self.hands[0], self.hands[1]),
+            forfeit_kind=kind,
+        )
         self._finish(res)
         return res
 
@@ -408,13 +546,40 @@ class Hand:
 
 
 def _describe(value: object) -> str:
-    if type(value) is int and 0 <= value < 52:  # noqa: E721
+    if type(value) is int and 0 <= value < 52:
         return CARD_NAMES[value]
     return repr(value)
 
 
 def _overrides(strategy: Strategy, hook: str) -> bool:
-    return getattr(type(strategy), hook) is not getattr(Strategy, hook)
+    """Whether the strategy's class overrides an optional hook (else it is never called)."""
+    cls = type(strategy)
+    key = (cls, hook)
+    known = _OVERRIDES.get(key)
+    if known is None:
+        known = _OVERRIDES[key] = getattr(cls, hook) is not getattr(Strategy, hook)
+    return known
+
+
+_OVERRIDES: dict[tuple[type, str], bool] = {}
+
+
+def _as_card(value: object) -> object:
+    """A strategy's discard as a plain int when it is an integer of another type (numpy)."""
+    if type(value) is int or isinstance(value, bool):
+        return value
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return value
+
+
+def _raised(seat: int, method: str, e: Exception) -> Forfeit:
+    return Forfeit(seat, "raised", f"{method} raised {type(e).__name__}: {e}")
+
+
+def _not_bool(seat: int, method: str, value: object) -> Forfeit:
+    return Forfeit(seat, "illegal", f"{method} returned {value!r}, not True or False")
 
 
 def play_hand(
@@ -426,64 +591,128 @@ def play_hand(
     seeds: tuple[int, int] = (0, 0),
     log: list[Event] | None = None,
 ) -> HandResult:
-    """Play one hand: ``strategies[s]`` plays seat ``s``; seat ``dealer`` deals."""
+    """Play one hand: ``strategies[s]`` plays seat ``s``; seat ``dealer`` deals.
+
+    A strategy that raises, answers with an illegal move or overruns the clock forfeits
+    the hand (R25, R26); the result says who, what kind and why."""
     hand = Hand(rules, deck, dealer, scores, seeds, log)
-    if rules.time_per_hand is not None or any(_overrides(s, "observe") for s in strategies):
-        return _play_careful(hand, strategies)
     views = hand.views
     deadwood = hand.tables.deadwood_mask
     knock_limit = rules.knock_limit
     big_gin = rules.big_gin_bonus is not None
+    timed = rules.time_per_hand is not None
+    clock = _Clock(rules.time_per_hand) if timed else None
+    watchers = (
+        strategies[0] if _overrides(strategies[0], "observe") else None,
+        strategies[1] if _overrides(strategies[1], "observe") else None,
+    )
+    watching = watchers[0] is not None or watchers[1] is not None
+    seen = [0, 0]
+    perf = time.perf_counter
+    started = 0.0
+
+    def notify() -> None:
+        """Pass new public events to the strategies that watch them."""
+        for s in (0, 1):
+            w = watchers[s]
+            history = views[s].history
+            while seen[s] < len(history):
+                ev = history[seen[s]]
+                seen[s] += 1
+                if w is not None:
+                    t0 = perf() if timed else 0.0
+                    try:
+                        w.observe(views[s], ev)
+                    except Exception as e:  # noqa: BLE001 - any failure forfeits (R26)
+                        raise _raised(s, "observe", e) from None
+                    if timed:
+                        clock.charge(s, perf() - t0)
+
+    def ask(s: int, method: str) -> object:
+        """One hook call, for the showdown: failures forfeit, time is charged."""
+        t0 = perf() if timed else 0.0
+        try:
+            return getattr(strategies[s], method)(views[s])
+        except Exception as e:  # noqa: BLE001
+            raise _raised(s, method, e) from None
+        finally:
+            if timed:
+                clock.charge(s, perf() - t0)
+
     seat = hand.to_move
     try:
         while True:
+            if watching:
+                notify()
             strategy = strategies[seat]
             view = views[seat]
             phase = hand.phase
+            if timed:
+                started = perf()
             if phase is DISCARD:
                 if big_gin and hand.can_big_gin():
                     try:
                         take = strategy.take_big_gin(view)
-                    except Exception as e:  # noqa: BLE001 - any failure forfeits (R26)
-                        raise Forfeit(seat, "raised", f"take_big_gin raised {type(e).__name__}: {e}") from None
+                    except Exception as e:  # noqa: BLE001
+                        raise _raised(seat, "take_big_gin", e) from None
                     if take is True:
+                        if timed:
+                            clock.charge(seat, perf() - started)
                         hand.big_gin()
-                        return hand.result  # type: ignore[return-value]
+                        break
+                    if take is not False:
+                        raise _not_bool(seat, "take_big_gin", take)
                 try:
                     card = strategy.discard(view)
                 except Exception as e:  # noqa: BLE001
-                    raise Forfeit(seat, "raised", f"discard raised {type(e).__name__}: {e}") from None
+                    raise _raised(seat, "discard", e) from None
+                if type(card) is not int:
+                    card = _as_card(card)
                 knock = False
                 held = hand.hands[seat]
-                # whether to ask about a knock: the seat's own best-discard answer for this
-                # very hand saves a deadwood call; an actual knock is verified in discard()
-                if type(card) is int and 0 <= card < 52 and held >> card & 1 and (
-                    (dw := view._memo[0]) if view._memo_hand == held and view._memo[1] >> card & 1
-                    else (dw := deadwood(held & ~(1 << card)))
-                ) <= knock_limit:
+                # Whether to ask about a knock: the seat's own best-discard answer for this
+                # very hand saves a deadwood call; a knock itself is verified in discard().
+                if (
+                    type(card) is int
+                    and 0 <= card < 52
+                    and held >> card & 1
+                    and (
+                        (dw := view._memo[0])
+                        if view._memo_hand == held and view._memo[1] >> card & 1
+                        else (dw := deadwood(held & ~(1 << card)))
+                    )
+                    <= knock_limit
+                ):
                     view.phase = KNOCK
                     view.discard_choice = card
                     view.discard_deadwood = dw
                     try:
                         knock = strategy.knock(view)
                     except Exception as e:  # noqa: BLE001
-                        raise Forfeit(seat, "raised", f"knock raised {type(e).__name__}: {e}") from None
+                        raise _raised(seat, "knock", e) from None
                     if knock is not True and knock is not False:
-                        raise Forfeit(seat, "illegal", f"knock returned {knock!r}, not True or False")
+                        raise _not_bool(seat, "knock", knock)
+                if timed:
+                    clock.charge(seat, perf() - started)
                 try:
-                    hand.discard(card, knock)
+                    hand.discard(card, knock)  # type: ignore[arg-type]
                 except IllegalMoveError as e:
                     raise Forfeit(seat, "illegal", f"discard {_describe(card)}: {e}") from None
                 if knock:
-                    return _showdown(hand, strategies, lambda s, m: _ask(strategies, hand, s, m))
+                    if watching:
+                        notify()
+                    _showdown(hand, strategies, ask)
+                    break
                 if hand.phase is OVER:
-                    return hand.result  # type: ignore[return-value]
+                    break
                 seat = hand.to_move
             else:
                 try:
                     take = strategy.take_upcard(view)
                 except Exception as e:  # noqa: BLE001
-                    raise Forfeit(seat, "raised", f"take_upcard raised {type(e).__name__}: {e}") from None
+                    raise _raised(seat, "take_upcard", e) from None
+                if timed:
+                    clock.charge(seat, perf() - started)
                 if take is True:
                     hand.take()
                 elif take is False:
@@ -493,42 +722,37 @@ def play_hand(
                     else:
                         hand.draw()
                 else:
-                    raise Forfeit(seat, "illegal", f"take_upcard returned {take!r}, not True or False")
+                    raise _not_bool(seat, "take_upcard", take)
+        if watching:
+            notify()
     except Forfeit as f:
-        return hand.forfeit(f.seat, f.kind, f.reason)
-
-
-def _ask(strategies: Sequence[Strategy], hand: Hand, seat: int, method: str) -> object:
-    try:
-        return getattr(strategies[seat], method)(hand.views[seat])
-    except Exception as e:  # noqa: BLE001 - any failure forfeits (R26)
-        raise Forfeit(seat, "raised", f"{method} raised {type(e).__name__}: {e}") from None
+        if hand.phase is not OVER:
+            hand.forfeit(f.seat, f.kind, f.reason)
+    return hand.result  # type: ignore[return-value]
 
 
 def _showdown(hand: Hand, strategies: Sequence[Strategy], ask: Callable[[int, str], object]) -> HandResult:
-    """Knocker's melds, defender's lay-offs, score; a failing hook forfeits."""
+    """Knocker's melds, defender's lay-offs, score. A hook that fails, or answers with
+    melds or lay-offs the rules refuse, forfeits its own seat."""
     k = hand.knocker
     d = 1 - k
-    melds = None
-    if _overrides(strategies[k], "choose_melds"):
-        melds = ask(k, "choose_melds")
-        if melds is not None:
-            try:
-                hand.tables.check_melds(hand.hands[k], melds)
-            except IllegalMoveError as e:
-                return hand.forfeit(k, "illegal", f"choose_melds: {e}")
+    melds = ask(k, "choose_melds") if _overrides(strategies[k], "choose_melds") else None
+    try:
+        shown, kd = hand.knocker_show(melds)
+    except IllegalMoveError as e:
+        return hand.forfeit(k, "illegal", f"choose_melds: {e}")
     layoff = None
-    if _overrides(strategies[d], "choose_layoffs"):
-        shown = tuple(melds) if melds is not None else hand.tables.best_melds_mask(hand.hands[k]).melds
+    if kd > 0 and _overrides(strategies[d], "choose_layoffs"):
         dv = hand.views[d]
         dv.knocker_melds = shown
         dv.phase = LAYOFF
         layoff = ask(d, "choose_layoffs")
-    try:
-        return hand.show(melds, layoff)
-    except IllegalMoveError as e:
-        seat = k if layoff is None else d
-        return hand.forfeit(seat, "illegal", str(e))
+        if layoff is not None:
+            try:
+                hand.verify_layoff(layoff, shown)
+            except IllegalMoveError as e:
+                return hand.forfeit(d, "illegal", f"choose_layoffs: {e}")
+    return hand._score(shown, kd, layoff)  # type: ignore[arg-type]
 
 
 class _Clock:
@@ -542,78 +766,3 @@ class _Clock:
         self.used[seat] += seconds
         if self.limit is not None and self.used[seat] > self.limit:
             raise Forfeit(seat, "clock", f"clock: used {self.used[seat]:.3f}s of {self.limit:g}s for the hand")
-
-
-def _play_careful(hand: Hand, strategies: Sequence[Strategy]) -> HandResult:
-    """The same loop as play_hand's, with the clock and the ``observe`` hook."""
-    clock = _Clock(hand.rules.time_per_hand)
-    timed = hand.rules.time_per_hand is not None
-    observers = [s if _overrides(s, "observe") else None for s in strategies]
-    seen = [0, 0]
-
-    def ask(seat: int, method: str, *args: object) -> object:
-        start = time.perf_counter() if timed else 0.0
-        try:
-            out = getattr(strategies[seat], method)(hand.views[seat], *args)
-        except Forfeit:
-            raise
-        except Exception as e:  # noqa: BLE001
-            raise Forfeit(seat, "raised", f"{method} raised {type(e).__name__}: {e}") from None
-        finally:
-            if timed:
-                clock.charge(seat, time.perf_counter() - start)
-        return out
-
-    def notify() -> None:
-        for s in (0, 1):
-            obs = observers[s]
-            history = hand.views[s].history
-            while seen[s] < len(history):
-                ev = history[seen[s]]
-                seen[s] += 1
-                if obs is not None:
-                    ask(s, "observe", ev)
-
-    try:
-        while hand.phase is not OVER:
-            notify()
-            seat = hand.to_move
-            phase = hand.phase
-            view = hand.views[seat]
-            if phase is DISCARD:
-                if hand.can_big_gin() and ask(seat, "take_big_gin") is True:
-                    hand.big_gin()
-                    break
-                card = ask(seat, "discard")
-                knock = False
-                if type(card) is int and 0 <= card < 52 and hand.hands[seat] >> card & 1 and (dw := hand.deadwood_after(card)) <= hand.rules.knock_limit:
-                    view.phase = KNOCK
-                    view.discard_choice = card
-                    view.discard_deadwood = dw
-                    knock = ask(seat, "knock")
-                    if knock is not True and knock is not False:
-                        raise Forfeit(seat, "illegal", f"knock returned {knock!r}, not True or False")
-                try:
-                    hand.discard(card, knock)  # type: ignore[arg-type]
-                except IllegalMoveError as e:
-                    raise Forfeit(seat, "illegal", f"discard {_describe(card)}: {e}") from None
-                if knock:
-                    notify()
-                    _showdown(hand, strategies, lambda s, m: ask(s, m))
-                    break
-            else:
-                take = ask(seat, "take_upcard")
-                if take is True:
-                    hand.take()
-                elif take is False:
-                    if phase is OFFER:
-                        hand.pass_upcard()
-                    else:
-                        hand.draw()
-                else:
-                    raise Forfeit(seat, "illegal", f"take_upcard returned {take!r}, not True or False")
-        notify()
-    except Forfeit as f:
-        if hand.phase is not OVER:
-            hand.forfeit(f.seat, f.kind, f.reason)
-    return hand.result  # type: ignore[return-value]

@@ -51,9 +51,7 @@ def layoff_choices(defender: Mask, meld: Mask, max_run_length: int | None) -> li
     return out
 
 
-def best_layoff(
-    defender: Mask, knocker_melds: Sequence[Mask], tables: MeldTables
-) -> tuple[int, Mask]:
+def best_layoff(defender: Mask, knocker_melds: Sequence[Mask], tables: MeldTables) -> tuple[int, Mask]:
     """The defender's least deadwood after laying off, and the cards laid off to reach it
     (ties: the fewest cards, then the first found)."""
     deadwood = tables.deadwood_mask

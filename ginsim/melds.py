@@ -73,7 +73,7 @@ def _group_options() -> dict[Mask, tuple[Mask, ...]]:
             m = sum(1 << c for c in three)
             opts[m] = (0, m)
         full = RANK_MASK[r]
-        opts[full] = (0, full) + tuple(full & ~(1 << c) for c in cards)
+        opts[full] = (0, full, *(full & ~(1 << c) for c in cards))
     return opts
 
 
@@ -395,8 +395,12 @@ class MeldTables:
         from ginsim.cards import format_cards
 
         used = 0
+        try:
+            melds = list(melds)
+        except TypeError:
+            raise IllegalMoveError(f"melds must be a list of card masks, not {melds!r}") from None
         for m in melds:
-            if not isinstance(m, int) or isinstance(m, bool):
+            if type(m) is not int or m < 0:
                 raise IllegalMoveError(f"a meld must be a card mask, not {m!r}")
             if m & ~hand:
                 raise IllegalMoveError(f"meld {format_cards(m)} uses cards not in the hand")

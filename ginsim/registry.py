@@ -64,6 +64,28 @@ class StrategySpec:
             return base
         return base + ":" + ",".join(f"{k}={_fmt(v)}" for k, v in self.params.items())
 
+    @property
+    def canonical(self) -> str:
+        """The same text for the same strategy: target and every parameter, sorted
+        (``threshold`` and ``threshold:knock_at=10`` are one strategy)."""
+        values = {**self.load_class().parameters(), **self.params}
+        if not values:
+            return self.target
+        return self.target + ":" + ",".join(f"{k}={_fmt(values[k])}" for k in sorted(values))
+
+    def with_params(self, changes: dict[str, Any]) -> StrategySpec:
+        """This spec with some parameters set (values converted as on the command line)."""
+        defaults = self.load_class().parameters()
+        params = dict(self.params)
+        for key, value in changes.items():
+            if key not in defaults:
+                raise StrategySpecError(f"strategy {self.text!r}: unknown parameter {key!r}")
+            params[key] = convert_value(self.text, key, str(value), defaults[key]) if isinstance(value, str) else value
+        text = self.target + ":" + ",".join(f"{k}={_fmt(v)}" for k, v in params.items())
+        spec = StrategySpec(text, self.target, params)
+        spec.build()
+        return spec
+
     def load_class(self) -> type[Strategy]:
         return load_class(self.target, self.text)
 
@@ -151,7 +173,9 @@ def load_class(target: str, spec: str | None = None) -> type[Strategy]:
         return _import_class(module_name, cls_name, where)
     if ":" not in target:
         names = ", ".join(registered)
-        raise StrategySpecError(f"unknown strategy {target!r} (available: {names}; or package.module:Class, file.py:Class)")
+        raise StrategySpecError(
+            f"unknown strategy {target!r} (available: {names}; or package.module:Class, file.py:Class)"
+        )
     module_part, _, cls_name = target.rpartition(":")
     if module_part.endswith(".py") or "/" in module_part or "\\" in module_part:
         return _file_class(module_part, cls_name, where)
@@ -168,7 +192,9 @@ def _import_class(module_name: str, cls_name: str, where: str) -> type[Strategy]
     try:
         module = importlib.import_module(module_name)
     except Exception as e:  # noqa: BLE001 - report any import failure as one line
-        raise StrategySpecError(f"strategy {where!r}: cannot import {module_name!r} ({type(e).__name__}: {e})") from None
+        raise StrategySpecError(
+            f"strategy {where!r}: cannot import {module_name!r} ({type(e).__name__}: {e})"
+        ) from None
     obj = getattr(module, cls_name, None)
     if obj is None:
         raise StrategySpecError(f"strategy {where!r}: module {module_name!r} has no {cls_name!r}")
@@ -191,7 +217,9 @@ def _file_class(path_text: str, cls_name: str, where: str) -> type[Strategy]:
             spec.loader.exec_module(module)
         except Exception as e:  # noqa: BLE001
             del sys.modules[module_name]
-            raise StrategySpecError(f"strategy {where!r}: {path_text} failed to load ({type(e).__name__}: {e})") from None
+            raise StrategySpecError(
+                f"strategy {where!r}: {path_text} failed to load ({type(e).__name__}: {e})"
+            ) from None
     obj = getattr(module, cls_name, None)
     if obj is None:
         raise StrategySpecError(f"strategy {where!r}: {path_text} has no {cls_name!r}")

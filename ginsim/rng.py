@@ -32,7 +32,7 @@ class SeededRandom(random.Random):
         self._state = seed & _M64
         self.gauss_next = None
 
-    def seed(self, a: Any = None, version: int = 2) -> None:  # noqa: ARG002
+    def seed(self, a: Any = None, version: int = 2) -> None:
         if not isinstance(a, int):
             raise TypeError("SeededRandom takes an int seed")
         self._state = a & _M64

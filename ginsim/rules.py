@@ -47,8 +47,7 @@ class Rules:
         _check_int("target_score", self.target_score, 1)
         if self.next_dealer not in NEXT_DEALER_CHOICES:
             raise RulesError(
-                f"rules: next_dealer must be one of {', '.join(NEXT_DEALER_CHOICES)}, "
-                f"not {self.next_dealer!r}"
+                f"rules: next_dealer must be one of {', '.join(NEXT_DEALER_CHOICES)}, not {self.next_dealer!r}"
             )
         if self.time_per_hand is not None:
             t = self.time_per_hand
@@ -63,7 +62,9 @@ class Rules:
     def differences(self) -> dict[str, Any]:
         """The fields that differ from the default rules."""
         default = Rules()
-        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) != getattr(default, f.name)}
+        return {
+            f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) != getattr(default, f.name)
+        }
 
     def describe(self) -> str:
         """``default rules`` or the fields that differ, as ``key=value`` text."""
@@ -148,7 +149,9 @@ def rules_from_table(table: Any, source: str) -> Rules:
     """Rules from a TOML ``[rules]`` table; ``none`` (a string) clears an optional field."""
     if not isinstance(table, dict):
         raise RulesError(f"{source}: [rules] must be a table of key = value")
-    values = {k: (None if isinstance(v, str) and v.lower() == "none" and k != "next_dealer" else v) for k, v in table.items()}
+    values = {
+        k: (None if isinstance(v, str) and v.lower() == "none" and k != "next_dealer" else v) for k, v in table.items()
+    }
     return Rules().with_values(values, source)
 
 

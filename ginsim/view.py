@@ -153,19 +153,20 @@ class PlayerView:
     def best_discards(self, exclude: Mask = 0) -> tuple[int, Mask]:
         """Among the legal discards (less ``exclude``): the least deadwood after
         discarding and the mask of the cards that reach it."""
-        tables = self._tables
-        if self._memo_hand == self.hand:
+        h = self.hand
+        if self._memo_hand == h:
             dw, cards = self._memo
         else:
-            dw, cards = self._memo = tables.best_discard_mask(self.hand)
-            self._memo_hand = self.hand
-        legal = self.legal_discards() & ~exclude
+            dw, cards = self._memo = self._tables.best_discard_mask(h)
+            self._memo_hand = h
+        if self.drawn_from_pile and not self.rules.allow_discard_of_drawn_upcard and self.drawn is not None:
+            exclude |= 1 << self.drawn
+        legal = h & ~exclude
         if cards & legal:
             return dw, cards & legal
         best = 1 << 30
         best_cards = 0
-        deadwood = tables.deadwood_mask
-        h = self.hand
+        deadwood = self._tables.deadwood_mask
         q = legal
         while q:
             low = q & -q
@@ -180,7 +181,11 @@ class PlayerView:
     def would_meld(self, card: Card, hand: Mask | None = None) -> bool:
         """Whether ``card`` added to ``hand`` (default: own) lies in some meld of the
         result (a group of 3+ or a run of 3+, R04-R05)."""
-        return card_melds((self.hand if hand is None else hand) | (1 << card), card)
+        h = (self.hand if hand is None else hand) | (1 << card)
+        rank = card % 13
+        if (h & RANK_MASK[rank]).bit_count() >= 3:
+            return True
+        return bool(_RUN_RANKS[h >> (card - rank) & 8191] >> rank & 1)
 
     def snapshot(self) -> dict[str, Any]:
         """Every public field as plain values, to compare views or show them."""
@@ -218,11 +223,3 @@ def _meld_table() -> tuple[tuple[int, ...], ...]:
 
 
 _RUN_RANKS = _meld_table()
-
-
-def card_melds(h: Mask, card: Card) -> bool:
-    """Whether ``card`` (in ``h``) is part of some group or run of 3 inside ``h``."""
-    rank = card % 13
-    if (h & RANK_MASK[rank]).bit_count() >= 3:
-        return True
-    return bool(_RUN_RANKS[h >> (card - rank) & 8191] >> rank & 1)

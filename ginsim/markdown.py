@@ -1,0 +1,212 @@
+"""report.md: the run's tables (and charts, when drawn), readable on its own.
+
+Links are relative (``charts/...``), so the folder can be copied anywhere."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from ginsim.stats import RATE_FIGURES
+
+if TYPE_CHECKING:
+    from ginsim.report import Analysis
+
+CHART_CAPTIONS: dict[str, str] = {}
+"""Chart file stem -> the sentence that says what it shows (filled by ginsim.plots)."""
+
+
+def _cell(v: Any, digits: int = 3) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "—"
+    if isinstance(v, float):
+        return f"{v:.{digits}f}"
+    return str(v)
+
+
+def _md_table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def _rate(r: Any, name: str) -> str:
+    v = getattr(r, name, math.nan)
+    if isinstance(v, float) and math.isnan(v):
+        return "—"
+    lo, hi = getattr(r, f"{name}_lo"), getattr(r, f"{name}_hi")
+    return f"{100 * v:.1f}% ({100 * lo:.1f}–{100 * hi:.1f})"
+
+
+def _points(r: Any) -> str:
+    v = r.points_per_hand
+    if isinstance(v, float) and math.isnan(v):
+        return "—"
+    lo, hi = r.points_per_hand_lo, r.points_per_hand_hi
+    if isinstance(lo, float) and math.isnan(lo):
+        return f"{v:+.3f}"
+    return f"{v:+.3f} ({lo:+.3f} to {hi:+.3f})"
+
+
+def header_lines(a: Analysis) -> list[str]:
+    m = a.manifest
+    if m.get("hands") is not None:
+        size = f"{m['hands']:,} hands per pairing"
+    else:
+        size = f"{m['games']:,} games to {m['rules']['target_score']} per pairing"
+    dup = "duplicate deals (each deck played twice, seats swapped)" if m.get("duplicate") else "single deals"
+    rules = ", ".join(f"{k}={v}" for k, v in (m.get("rules_differ") or {}).items()) or "default rules (RULES.md)"
+    lines = [
+        f"# ginsim {m['kind']}",
+        "",
+        f"- command: `{m.get('command') or '(library call)'}`",
+        f"- strategies: {', '.join('`' + s['label'] + '`' for s in m['strategies'])}",
+        f"- size: {size}, {dup}, master seed {m['seed']}",
+        f"- rules: {rules}",
+        f"- status: {m.get('status')}, {a.chunks_done} of {a.chunks_total} chunks"
+        + ("" if a.complete else " (partial: figures cover the finished chunks only)"),
+        f"- ginsim {m['ginsim']}, started {m.get('started')}, finished {m.get('finished') or '—'}",
+    ]
+    if m.get("clock"):
+        lines.append("- **played with a clock** (`time_per_hand`): results depend on the machine that ran them")
+    return lines
+
+
+def report_markdown(a: Analysis) -> str:
+    """The whole report.md of an analysed run."""
+    from ginsim.report import matrix
+
+    m = a.manifest
+    out = header_lines(a)
+    out += [
+        "",
+        "Figures are defined in METRICS.md; intervals are 95% (Wilson for rates; mean ± 1.96·SE",
+        "for points per hand, the SE over deal pairs with duplicate deals).",
+        "",
+    ]
+    charts = _charts(a)
+    if m.get("stopped"):
+        out += ["## Sequential test", "", _sprt_text(m["stopped"]), ""]
+        out += _embed(charts, ("sprt",))
+    if a.ratings is not None:
+        out += ["## Ratings", "", "Bradley–Terry fitted to hand wins (draws left out), Elo scale, mean 0.", ""]
+        rows = [
+            [
+                str(i + 1),
+                f"`{r.strategy}`",
+                f"{r.rating:+.0f}",
+                f"{r.rating_lo:+.0f} to {r.rating_hi:+.0f}",
+                f"{int(r.hands_won):,}",
+                f"{int(r.hands_lost):,}",
+            ]
+            for i, r in enumerate(a.ratings.itertuples(index=False))
+        ]
+        out += [_md_table(["rank", "strategy", "rating", "95% interval", "hands won", "hands lost"], rows), ""]
+        out += _embed(charts, ("ratings",))
+        for fig, title in (("points_per_hand", "Points per hand"), ("win_rate", "Win rate")):
+            mat = matrix(a, fig)
+            names = list(mat.index)
+            rows = []
+            for n in names:
+                cells = []
+                for c in names:
+                    v = mat.loc[n, c]
+                    if n == c:
+                        cells.append("·")
+                    elif fig == "win_rate":
+                        cells.append("—" if v != v else f"{100 * v:.1f}%")
+                    else:
+                        cells.append("—" if v != v else f"{v:+.2f}")
+                rows.append([f"`{n}`", *cells])
+            out += [f"## {title} (row against column)", "", _md_table(["", *[f"`{n}`" for n in names]], rows), ""]
+            out += _embed(charts, (f"heatmap_{fig}",))
+    if m["kind"] == "sweep":
+        out += _sweep_tables(a)
+        out += _embed(charts, tuple(k for k in charts if k.startswith("sweep_")))
+    out += ["## Summary", "", "One row per strategy and opponent.", ""]
+    header = ["strategy", "opponent"]
+    if "value" in a.summary:
+        header.append(str(m.get("param", "value")))
+    header += ["hands", "points per hand", *RATE_FIGURES, "mean knock deadwood", "mean turns"]
+    has_games = "game_win_rate" in a.summary
+    if has_games:
+        header.append("game_win_rate")
+    header.append("forfeits")
+    rows = []
+    for r in a.summary.itertuples(index=False):
+        row = [f"`{r.strategy}`", f"`{r.opponent}`"]
+        if "value" in a.summary:
+            row.append(str(r.value))
+        row += [
+            f"{r.hands:,}",
+            _points(r),
+            *[_rate(r, n) for n in RATE_FIGURES],
+            _cell(r.mean_knock_deadwood, 2),
+            _cell(r.mean_turns, 2),
+        ]
+        if has_games:
+            row.append(_rate(r, "game_win_rate"))
+        row.append(str(r.forfeits) + (f" ({r.forfeit_reasons})" if r.forfeits and r.forfeit_reasons else ""))
+        rows.append(row)
+    out += [_md_table(header, rows), ""]
+    out += _embed(charts, tuple(k for k in charts if k.startswith(("outcomes", "turns", "knock_deadwood"))))
+    out += [
+        "Files: `summary.csv` (these figures, intervals as `<name>_lo`/`<name>_hi`), "
+        + ("`ratings.csv`, " if a.ratings is not None else "")
+        + "`manifest.json` (what was played and how), `hands/*.parquet` (the hand log).",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def _sweep_tables(a: Analysis) -> list[str]:
+    m = a.manifest
+    param = m.get("param", "value")
+    swept = {p["label_a"] for p in m["pairings"]}
+    out = [f"## Sweep of `{param}`", ""]
+    df = a.summary[a.summary["strategy"].isin(swept)]
+    for opp, part in df.groupby("opponent", sort=False):
+        out += [f"Against `{opp}`:", ""]
+        header = [param, "points per hand", "win_rate", "undercut_rate", "knock_rate", "gin_rate"]
+        if "game_win_rate" in part:
+            header.append("game_win_rate")
+        rows = []
+        for r in part.itertuples(index=False):
+            row = [
+                str(r.value),
+                _points(r),
+                _rate(r, "win_rate"),
+                _rate(r, "undercut_rate"),
+                _rate(r, "knock_rate"),
+                _rate(r, "gin_rate"),
+            ]
+            if "game_win_rate" in part:
+                row.append(_rate(r, "game_win_rate"))
+            rows.append(row)
+        out += [_md_table(header, rows), ""]
+    return out
+
+
+def _sprt_text(s: dict[str, Any]) -> str:
+    return (
+        f"SPRT {s.get('hypotheses', '')}: **{s.get('decision')}** after {s.get('hands', 0):,} hands "
+        f"({s.get('pairs', 0):,} deal pairs). LLR {s.get('llr', 0):.3f} within bounds "
+        f"[{s.get('lower', 0):.3f}, {s.get('upper', 0):.3f}]; Elo estimate {s.get('elo', 0):+.1f} "
+        f"(95% {s.get('elo_lo', 0):+.1f} to {s.get('elo_hi', 0):+.1f})."
+    )
+
+
+def _charts(a: Analysis) -> dict[str, str]:
+    d = a.folder / "charts"
+    if not d.is_dir():
+        return {}
+    return {p.stem: f"charts/{p.name}" for p in sorted(d.glob("*.png"))}
+
+
+def _embed(charts: dict[str, str], stems: tuple[str, ...]) -> list[str]:
+    out = []
+    for stem in stems:
+        if stem in charts:
+            caption = CHART_CAPTIONS.get(stem.split("__")[0], "")
+            out += [f"![{stem}]({charts[stem]})", "", caption, ""] if caption else [f"![{stem}]({charts[stem]})", ""]
+    return out

@@ -1,0 +1,186 @@
+"""Play one chunk of a run and return its hand records as compact numpy columns.
+
+This is what each process runs. It rebuilds the strategies from their specs, derives
+every deck and random stream from the master seed (so a chunk's records depend only on
+which deals it covers), and plays each deal once or, with duplicate deals, twice with
+the strategies' seats swapped. Each hand gets fresh strategy instances (each game, in
+game mode), so nothing carries over from one deal to the next and chunk boundaries
+cannot change a result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ginsim.engine import OUTCOMES, HandResult, play_hand
+from ginsim.game import play_game
+from ginsim.registry import StrategySpec
+from ginsim.rules import Rules
+from ginsim.seeding import deal_seed, decks_for, game_deal_seed, strategy_seed
+from ginsim.strategy import Strategy
+
+OUTCOME_CODE = {name: i for i, name in enumerate(OUTCOMES)}
+
+COLUMNS: dict[str, str] = {
+    "pairing": "uint16",
+    "deal": "uint32",  # deal index (hand mode) or game index (game mode)
+    "copy": "uint8",  # 0, or 1 for the seat-swapped replay of a duplicate deal
+    "game_hand": "uint16",  # hand number within its game (0 in hand mode)
+    "seat_a": "uint8",  # the seat the pairing's first strategy sat in
+    "dealer": "uint8",
+    "outcome": "uint8",  # index into OUTCOMES
+    "knocker": "int8",
+    "winner": "int8",
+    "points": "int16",
+    "knocker_deadwood": "int8",
+    "defender_deadwood_before": "int16",
+    "defender_deadwood_after": "int16",
+    "layoff_cards": "int8",
+    "turns": "int16",
+    "stock_left": "int8",
+    "score_0": "int16",  # seat scores before the hand (game mode)
+    "score_1": "int16",
+    "game_end": "bool",  # the hand that ended its game (game mode)
+    "game_winner": "int8",  # on that hand: the game's winning seat, -1 undecided
+    "forfeit_seat": "int8",
+}
+"""The hand log's columns and dtypes; ``forfeit_reason`` (text) is kept apart."""
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """Everything a process needs to play one chunk (plain, picklable data)."""
+
+    rules: Rules
+    spec_a: StrategySpec
+    spec_b: StrategySpec
+    pairing: int
+    pairing_key: int
+    seed: int
+    mode: str  # "hands" or "games"
+    duplicate: bool
+    start: int
+    stop: int
+    chunk: int  # chunk index, for naming
+
+
+class _Columns:
+    def __init__(self) -> None:
+        self.data: dict[str, list[Any]] = {name: [] for name in COLUMNS}
+        self.reasons: list[str] = []
+
+    def add(
+        self,
+        pairing: int,
+        deal: int,
+        copy: int,
+        game_hand: int,
+        seat_a: int,
+        r: HandResult,
+        scores: tuple[int, int],
+        game_end: bool,
+        game_winner: int,
+    ) -> None:
+        d = self.data
+        d["pairing"].append(pairing)
+        d["deal"].append(deal)
+        d["copy"].append(copy)
+        d["game_hand"].append(game_hand)
+        d["seat_a"].append(seat_a)
+        d["dealer"].append(r.dealer)
+        d["outcome"].append(OUTCOME_CODE[r.outcome])
+        d["knocker"].append(r.knocker)
+        d["winner"].append(r.winner)
+        d["points"].append(r.points)
+        d["knocker_deadwood"].append(r.knocker_deadwood)
+        d["defender_deadwood_before"].append(r.defender_deadwood_before)
+        d["defender_deadwood_after"].append(r.defender_deadwood_after)
+        d["layoff_cards"].append(r.layoff_cards)
+        d["turns"].append(r.turns)
+        d["stock_left"].append(r.stock_left)
+        d["score_0"].append(scores[0])
+        d["score_1"].append(scores[1])
+        d["game_end"].append(game_end)
+        d["game_winner"].append(game_winner)
+        d["forfeit_seat"].append(r.forfeit_seat)
+        self.reasons.append(r.forfeit_reason)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        out = {name: np.asarray(vals, dtype=COLUMNS[name]) for name, vals in self.data.items()}
+        out["forfeit_reason"] = np.asarray(self.reasons, dtype=object)
+        return out
+
+
+def seats_for(copy: int, a: Strategy, b: Strategy) -> tuple[tuple[Strategy, Strategy], int]:
+    """The seating of one play: copy 0 puts ``a`` in seat 0, copy 1 swaps."""
+    return ((a, b), 0) if copy == 0 else ((b, a), 1)
+
+
+def first_dealer(unit: int) -> int:
+    """Deal ``unit`` is dealt by seat ``unit % 2`` (both copies of a duplicate deal alike)."""
+    return unit % 2
+
+
+def play_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
+    """Play deals (or games) ``start..stop-1`` of one pairing; return the columns."""
+    cls_a = task.spec_a.load_class()
+    cls_b = task.spec_b.load_class()
+    pa = task.spec_a.params
+    pb = task.spec_b.params
+    cols = _Columns()
+    copies = (0, 1) if task.duplicate else (0,)
+    rules = task.rules
+    if task.mode == "hands":
+        seeds = [deal_seed(task.seed, i) for i in range(task.start, task.stop)]
+        decks = decks_for(seeds).tolist()
+        for offset, unit in enumerate(range(task.start, task.stop)):
+            deck = decks[offset]
+            ds = seeds[offset]
+            dealer = first_dealer(unit)
+            for copy in copies:
+                strategies, seat_a = seats_for(copy, cls_a(**pa), cls_b(**pb))
+                s0 = strategy_seed(ds, task.pairing_key, copy, 0)
+                s1 = strategy_seed(ds, task.pairing_key, copy, 1)
+                r = play_hand(rules, strategies, deck, dealer, (0, 0), (s0, s1))
+                cols.add(task.pairing, unit, copy, 0, seat_a, r, (0, 0), False, -1)
+    else:
+        for unit in range(task.start, task.stop):
+            _play_game_unit(task, unit, copies, cls_a, cls_b, cols)
+    return cols.arrays()
+
+
+def _play_game_unit(
+    task: ChunkTask, unit: int, copies: tuple[int, ...], cls_a: type[Strategy], cls_b: type[Strategy], cols: _Columns
+) -> None:
+    """One game (twice with duplicate deals): the h-th hand of both copies uses the same deck."""
+    seeds: list[int] = []
+    decks: list[list[int]] = []
+
+    def deck(h: int) -> list[int]:
+        while len(decks) <= h:  # draw decks in batches as the game goes on
+            more = [game_deal_seed(task.seed, unit, i) for i in range(len(decks), len(decks) + 8)]
+            seeds.extend(more)
+            decks.extend(decks_for(more).tolist())
+        return decks[h]
+
+    for copy in copies:
+        strategies, seat_a = seats_for(copy, cls_a(**task.spec_a.params), cls_b(**task.spec_b.params))
+
+        def hand_seeds(h: int, copy: int = copy) -> tuple[int, int]:
+            deck(h)
+            return (
+                strategy_seed(seeds[h], task.pairing_key, copy, 0),
+                strategy_seed(seeds[h], task.pairing_key, copy, 1),
+            )
+
+        game = play_game(task.rules, strategies, deck, first_dealer(unit), hand_seeds)
+        scores = [0, 0]
+        last = len(game.hands) - 1
+        for h, r in enumerate(game.hands):
+            before = (scores[0], scores[1])
+            if r.winner >= 0 and r.outcome != "forfeit":
+                scores[r.winner] += r.points
+            cols.add(task.pairing, unit, copy, h, seat_a, r, before, h == last, game.winner if h == last else -1)

@@ -151,56 +151,30 @@ def run_options(f: Callable[..., Any]) -> Callable[..., Any]:
     return rules_options(f)
 
 
-def _start_run(kind: str, plan_fn: Callable[..., Any], plan_args: tuple[Any, ...], kw: dict[str, Any]) -> None:
-    """Build the plan, play it, write tables and charts, print the digest."""
+def _start_run(kind: str, target: dict[str, Any], kw: dict[str, Any]) -> None:
+    """Build the plan from the options, play it, write tables and charts, print the digest."""
     import shlex
 
-    from ginsim.errors import RunError
+    from ginsim.launch import RunSettings, launch
     from ginsim.rules import build_rules
-    from ginsim.runner import RunOptions, run_plan
-    from ginsim.tournament import check_counts
 
-    hands, games = kw["hands"], kw["games"]
-    if hands is None and games is None:
-        hands = 10_000
-    check_counts(hands, games)
-    if kw["jobs"] is not None and kw["jobs"] < -64:
-        raise RunError(f"--jobs {kw['jobs']} makes no sense")
-    if kw["scheduler"] and kw["backend"] != "dask":
-        raise RunError("--scheduler is for --backend dask")
-    rules = build_rules(kw["rules_file"], kw["rule_options"])
-    if hands is not None and kw["duplicate"] and hands % 2:
-        hands += 1
-        if not kw["quiet"]:
-            click.echo(f"note: duplicate deals come in pairs: playing {hands} hands per pairing", err=True)
-    plan = plan_fn(
-        *plan_args, rules=rules, seed=kw["seed"], hands=hands, games=games, duplicate=kw["duplicate"], chunk=kw["chunk"]
-    )
-    command = "ginsim " + shlex.join(sys.argv[1:]) if sys.argv and sys.argv[0].endswith("ginsim") else f"ginsim {kind}"
-    opts = RunOptions(
+    settings = RunSettings(
+        rules=build_rules(kw["rules_file"], kw["rule_options"]),
+        seed=kw["seed"],
+        hands=kw["hands"],
+        games=kw["games"],
+        duplicate=kw["duplicate"],
+        chunk=kw["chunk"],
+        out=kw["out"],
         jobs=kw["jobs"],
         backend=kw["backend"],
         scheduler=kw["scheduler"],
         quiet=kw["quiet"],
-        command=command,
+        plots=kw["plots"],
+        command="ginsim " + shlex.join(sys.argv[1:]),
         stop_rule=kw.get("stop_rule"),
     )
-    folder = run_plan(plan, kw["out"], opts)
-    finish_run(folder, plots=kw["plots"], quiet=kw["quiet"], svg=False)
-
-
-def finish_run(folder: Path, plots: bool, quiet: bool, svg: bool) -> None:
-    """Stats, report.md and (optionally) charts of a run folder; print the digest."""
-    from ginsim.report import analyze, terminal_digest, write_tables
-
-    analysis = analyze(folder)
-    if plots:
-        from ginsim.plots import draw_all
-
-        draw_all(analysis, svg=svg)
-    write_tables(analysis)
-    if not quiet:
-        click.echo(terminal_digest(analysis))
+    launch(kind, target, settings, echo=click.echo)
 
 
 @cli.command()
@@ -223,8 +197,6 @@ def match(a: str, b: str, sprt: str | None, **kw: Any) -> None:
       ginsim match my_bot.py:MyBot simple --hands 100000 --out results/mybot
       ginsim match threshold:knock_at=5 simple --sprt elo0=0,elo1=10
     """
-    from ginsim.tournament import plan_match
-
     if sprt is not None:
         from ginsim.sprt import SPRT
 
@@ -239,7 +211,7 @@ def match(a: str, b: str, sprt: str | None, **kw: Any) -> None:
             raise RunError("--sprt scores duplicate deal pairs: drop --no-duplicate")
         if kw["hands"] is None:
             kw["hands"] = 1_000_000
-    _start_run("match", plan_match, (a, b), kw)
+    _start_run("match", {"a": a, "b": b}, kw)
 
 
 @cli.command()
@@ -253,9 +225,7 @@ def roundrobin(strategies: tuple[str, ...], **kw: Any) -> None:
       ginsim roundrobin random simple threshold:knock_at=4 --hands 20000
       ginsim roundrobin simple threshold:knock_at=0 threshold:knock_at=5 --games 1000
     """
-    from ginsim.tournament import plan_roundrobin
-
-    _start_run("roundrobin", plan_roundrobin, (list(strategies),), kw)
+    _start_run("roundrobin", {"strategies": list(strategies)}, kw)
 
 
 @cli.command()
@@ -276,9 +246,7 @@ def sweep(strategy: str, param: str, versus: tuple[str, ...], **kw: Any) -> None
       ginsim sweep threshold --param knock_at=0:10 --vs simple
       ginsim sweep threshold --param knock_at=0:10:2 --vs simple --vs random --games 2000
     """
-    from ginsim.tournament import plan_sweep
-
-    _start_run("sweep", plan_sweep, (strategy, param, list(versus)), kw)
+    _start_run("sweep", {"strategy": strategy, "param": param, "versus": list(versus)}, kw)
 
 
 @cli.command()
@@ -292,7 +260,31 @@ def report(folder: Path, quiet: bool) -> None:
     Example:
       ginsim report results/roundrobin-20261129-101500
     """
-    finish_run(folder, plots=False, quiet=quiet, svg=False)
+    from ginsim.launch import finish
+
+    finish(folder, plots=False, quiet=quiet, svg=False, echo=click.echo)
+
+
+COMMAND_MODULES = ("ginsim.cli_play", "ginsim.cli_charts", "ginsim.cli_bench")
+"""Modules that add commands to the group: each defines ``COMMANDS``, a list of click
+commands, and keeps its heavy imports inside the commands."""
+
+
+def _register() -> None:
+    import importlib
+
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name != name:
+                raise
+            continue
+        for command in module.COMMANDS:
+            cli.add_command(command)
+
+
+_register()
 
 
 def _color() -> bool:

@@ -153,8 +153,6 @@ def run_options(f: Callable[..., Any]) -> Callable[..., Any]:
 
 def _start_run(kind: str, target: dict[str, Any], kw: dict[str, Any]) -> None:
     """Build the plan from the options, play it, write tables and charts, print the digest."""
-    import shlex
-
     from ginsim.launch import RunSettings, launch
     from ginsim.rules import build_rules
 
@@ -171,7 +169,7 @@ def _start_run(kind: str, target: dict[str, Any], kw: dict[str, Any]) -> None:
         scheduler=kw["scheduler"],
         quiet=kw["quiet"],
         plots=kw["plots"],
-        command="ginsim " + shlex.join(sys.argv[1:]),
+        command=invocation(),
         stop_rule=kw.get("stop_rule"),
     )
     launch(kind, target, settings, echo=click.echo)
@@ -291,8 +289,21 @@ def _color() -> bool:
     return sys.stdout.isatty()
 
 
+_ARGV: list[str] | None = None
+
+
+def invocation() -> str:
+    """The command line as the user typed it, for manifests."""
+    import shlex
+
+    args = _ARGV if _ARGV is not None else sys.argv[1:]
+    return "ginsim " + shlex.join(args)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI; input errors become one line and exit status 2."""
+    global _ARGV
+    _ARGV = list(argv) if argv is not None else sys.argv[1:]
     try:
         cli.main(args=argv, prog_name="ginsim", standalone_mode=False)
     except click.exceptions.Exit as e:

@@ -106,6 +106,9 @@ def _fmt(v: Any) -> str:
 
 def _split(text: str) -> tuple[str, str]:
     """Split a spec into its target and its ``key=value`` part."""
+    head, sep, rest = text.partition(":")
+    if sep and head in available():
+        return head, rest  # a named strategy: everything after the colon is parameters
     parts = text.split(":")
     if len(parts) >= 2 and "=" in parts[-1]:
         return ":".join(parts[:-1]), parts[-1]

@@ -76,9 +76,9 @@ def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
 
 def outcome_codes(series: pd.Series) -> np.ndarray:
     """Outcome column as integer codes, whether stored as codes or as text."""
-    if isinstance(series.dtype, pd.CategoricalDtype) or series.dtype == object:
-        return series.astype(str).map(_CODE).to_numpy(dtype=np.int16)
-    return series.to_numpy(dtype=np.int16)
+    if pd.api.types.is_integer_dtype(series.dtype):
+        return series.to_numpy(dtype=np.int16)
+    return series.astype(str).map(_CODE).to_numpy(dtype=np.int16)
 
 
 def chunk_sums(df: pd.DataFrame) -> tuple[dict[tuple[int, int], dict[str, float]], dict[tuple[int, int], list[str]]]:

@@ -1,0 +1,5 @@
+"""``python -m ginsim``: the same as the ``ginsim`` command."""
+
+from ginsim.cli import main
+
+main()

@@ -144,6 +144,7 @@ def run_options(f: Callable[..., Any]) -> Callable[..., Any]:
             help="Dask scheduler, e.g. tcp://10.0.0.5:8786 (default: a local cluster for the run).",
         ),
         click.option("--plots/--no-plots", default=True, show_default=True, help="Draw the charts at the end."),
+        click.option("--svg", is_flag=True, help="Also write each chart as SVG."),
         click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary."),
     ]
     for opt in reversed(opts):
@@ -169,6 +170,7 @@ def _start_run(kind: str, target: dict[str, Any], kw: dict[str, Any]) -> None:
         scheduler=kw["scheduler"],
         quiet=kw["quiet"],
         plots=kw["plots"],
+        svg=kw["svg"],
         command=invocation(),
         stop_rule=kw.get("stop_rule"),
     )

@@ -51,19 +51,42 @@ def layoff_choices(defender: Mask, meld: Mask, max_run_length: int | None) -> li
     return out
 
 
-def best_layoff(defender: Mask, knocker_melds: Sequence[Mask], tables: MeldTables) -> tuple[int, Mask]:
+def attach_mask(knocker_melds: Sequence[Mask]) -> Mask:
+    """Cards that could start a lay-off: the missing card of each group of three and the
+    card just past each end of each run. No lay-off is possible without one of them."""
+    out = 0
+    for meld in knocker_melds:
+        n = meld.bit_count()
+        low = (meld & -meld).bit_length() - 1
+        rank_cards = RANK_MASK[RANK_OF[low]]
+        if meld & rank_cards == meld:
+            if n == 3:
+                out |= rank_cards & ~meld
+            continue
+        if low % 13:
+            out |= 1 << (low - 1)
+        high = low + n - 1
+        if high % 13 != 12:
+            out |= 1 << (high + 1)
+    return out
+
+
+def best_layoff(
+    defender: Mask, knocker_melds: Sequence[Mask], tables: MeldTables, before: int | None = None
+) -> tuple[int, Mask]:
     """The defender's least deadwood after laying off, and the cards laid off to reach it
-    (ties: the fewest cards, then the first found)."""
+    (ties: the fewest cards, then the first found). ``before``, the defender's deadwood
+    without lay-offs, saves a computation when the caller has it."""
     deadwood = tables.deadwood_mask
-    best = deadwood(defender)
+    best = deadwood(defender) if before is None else before
+    if not defender & attach_mask(knocker_melds):
+        return best, 0
     best_cards = 0
     per_meld = []
     for meld in knocker_melds:
         choices = layoff_choices(defender, meld, tables.max_run_length)
         if len(choices) > 1:
             per_meld.append(choices)
-    if not per_meld:
-        return best, 0
     combos = [0]
     for choices in per_meld:
         combos = [x | ch for x in combos for ch in choices if not x & ch]

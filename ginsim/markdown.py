@@ -12,8 +12,32 @@ from ginsim.stats import RATE_FIGURES
 if TYPE_CHECKING:
     from ginsim.report import Analysis
 
-CHART_CAPTIONS: dict[str, str] = {}
-"""Chart file stem -> the sentence that says what it shows (filled by ginsim.plots)."""
+CHART_CAPTIONS: dict[str, str] = {
+    "ratings": "Each strategy's Bradley–Terry rating with its 95% interval: a bar right of zero is stronger "
+    "than the field's average, and strategies whose intervals do not overlap are clearly apart.",
+    "heatmap_points_per_hand": "Points per hand the row strategy nets against the column strategy: "
+    "blue cells win points for the row, red cells lose them, white is even.",
+    "heatmap_win_rate": "Share of hands the row strategy scores in against the column strategy: "
+    "blue above 50%, red below.",
+    "sweep_points_per_hand": "Points per hand of `{base}` at each value of `{param}`, one line per opponent "
+    "with its 95% band: the highest point is the best setting against that opponent.",
+    "sweep_win_rate": "Share of hands `{base}` scores in at each value of `{param}`, one line per opponent "
+    "with its 95% band (winning more hands is not the same as winning more points).",
+    "sweep_undercut_rate": "Share of `{base}`'s knocks that the opponent undercut at each value of `{param}`, "
+    "with 95% bands; no point where it never knocked short of gin.",
+    "sweep_game_win_rate": "Share of games to {target} that `{base}` won at each value of `{param}`, "
+    "one line per opponent with its 95% band: what a player at the table cares about.",
+    "outcomes": "How each strategy's hands ended, seen from its side: greens are hands it scored (knock, "
+    "gin, undercutting the opponent), oranges and reds hands it lost, grey draws.",
+    "turns": "How long hands last: the share of hands that ended after each number of turns (draws taken), "
+    "all hands as grey bars and, for a few strategies, one line each.",
+    "knock_deadwood": "The deadwood each strategy held when it knocked (0 is gin), as a share of its knocks: "
+    "a strategy that waits for a better hand sits further left.",
+}
+"""Chart file stem -> the sentence that says what it shows; ``{param}``, ``{base}`` and
+``{target}`` are filled from the run (the stems are those ginsim.plots writes)."""
+
+SWEEP_CHARTS = ("sweep_points_per_hand", "sweep_win_rate", "sweep_undercut_rate", "sweep_game_win_rate")
 
 
 def _cell(v: Any, digits: int = 3) -> str:
@@ -85,9 +109,10 @@ def report_markdown(a: Analysis) -> str:
         "",
     ]
     charts = _charts(a)
+    fill = _caption_values(a)
     if m.get("stopped"):
         out += ["## Sequential test", "", _sprt_text(m["stopped"]), ""]
-        out += _embed(charts, ("sprt",))
+        out += _embed(charts, ("sprt",), fill)
     if a.ratings is not None:
         out += ["## Ratings", "", "Bradley–Terry fitted to hand wins (draws left out), Elo scale, mean 0.", ""]
         rows = [
@@ -102,7 +127,7 @@ def report_markdown(a: Analysis) -> str:
             for i, r in enumerate(a.ratings.itertuples(index=False))
         ]
         out += [_md_table(["rank", "strategy", "rating", "95% interval", "hands won", "hands lost"], rows), ""]
-        out += _embed(charts, ("ratings",))
+        out += _embed(charts, ("ratings",), fill)
         for fig, title in (("points_per_hand", "Points per hand"), ("win_rate", "Win rate")):
             mat = matrix(a, fig)
             names = list(mat.index)
@@ -119,10 +144,10 @@ def report_markdown(a: Analysis) -> str:
                         cells.append("—" if v != v else f"{v:+.2f}")
                 rows.append([f"`{n}`", *cells])
             out += [f"## {title} (row against column)", "", _md_table(["", *[f"`{n}`" for n in names]], rows), ""]
-            out += _embed(charts, (f"heatmap_{fig}",))
+            out += _embed(charts, (f"heatmap_{fig}",), fill)
     if m["kind"] == "sweep":
         out += _sweep_tables(a)
-        out += _embed(charts, tuple(k for k in charts if k.startswith("sweep_")))
+        out += _embed(charts, SWEEP_CHARTS, fill)
     out += ["## Summary", "", "One row per strategy and opponent.", ""]
     header = ["strategy", "opponent"]
     if "value" in a.summary:
@@ -149,7 +174,7 @@ def report_markdown(a: Analysis) -> str:
         row.append(str(r.forfeits) + (f" ({r.forfeit_reasons})" if r.forfeits and r.forfeit_reasons else ""))
         rows.append(row)
     out += [_md_table(header, rows), ""]
-    out += _embed(charts, tuple(k for k in charts if k.startswith(("outcomes", "turns", "knock_deadwood"))))
+    out += _embed(charts, ("outcomes", "knock_deadwood", "turns"), fill)
     out += [
         "Files: `summary.csv` (these figures, intervals as `<name>_lo`/`<name>_hi`), "
         + ("`ratings.csv`, " if a.ratings is not None else "")
@@ -203,10 +228,34 @@ def _charts(a: Analysis) -> dict[str, str]:
     return {p.stem: f"charts/{p.name}" for p in sorted(d.glob("*.png"))}
 
 
-def _embed(charts: dict[str, str], stems: tuple[str, ...]) -> list[str]:
+def _embed(charts: dict[str, str], stems: tuple[str, ...], fill: dict[str, str]) -> list[str]:
+    """Image links (relative, so the folder can be copied) each followed by its caption."""
     out = []
     for stem in stems:
-        if stem in charts:
-            caption = CHART_CAPTIONS.get(stem.split("__")[0], "")
-            out += [f"![{stem}]({charts[stem]})", "", caption, ""] if caption else [f"![{stem}]({charts[stem]})", ""]
+        if stem not in charts:
+            continue
+        caption = CHART_CAPTIONS.get(stem.split("__")[0], "").format(**fill)
+        alt = stem.replace("_", " ")
+        out += [f"![{alt}]({charts[stem]})", ""]
+        if caption:
+            out += [caption, ""]
     return out
+
+
+def sweep_base(m: dict[str, Any]) -> str:
+    """The swept strategy without the swept parameter: ``threshold`` for a knock_at sweep."""
+    if not m.get("pairings"):
+        return "the swept strategy"
+    name, _, params = str(m["pairings"][0]["label_a"]).partition(":")
+    keep = [kv for kv in params.split(",") if kv and not kv.startswith(f"{m.get('param')}=")]
+    return name + (":" + ",".join(keep) if keep else "")
+
+
+def _caption_values(a: Analysis) -> dict[str, str]:
+    """What the captions' ``{param}``, ``{base}`` and ``{target}`` stand for in this run."""
+    m = a.manifest
+    return {
+        "param": str(m.get("param", "")),
+        "base": sweep_base(m) if m["kind"] == "sweep" else "",
+        "target": str(m["rules"].get("target_score", "")),
+    }

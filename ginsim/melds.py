@@ -265,51 +265,76 @@ class MeldTables:
             b = h >> 13 & 8191
             c = h >> 26 & 8191
             d = h >> 39
-            t3 = (a & b | c & d) & (a | b) & (c | d)
-            if not t3:
-                ga = G_[a]
-                gb = G_[b]
-                gc = G_[c]
-                gd = G_[d]
-                top = ga
-                if gb > top:
-                    top = gb
-                if gc > top:
-                    top = gc
-                if gd > top:
-                    top = gd
-                cards = 0
-                if ga == top:
-                    cards = GC_[a]
-                if gb == top:
-                    cards |= GC_[b] << 13
-                if gc == top:
-                    cards |= GC_[c] << 26
-                if gd == top:
-                    cards |= GC_[d] << 39
-                return T_[a] + T_[b] + T_[c] + T_[d] - top, cards
-            # Groups no run could use ("free") are kept whole; the best discard is then
-            # either from the rest, or a card of a free group: from a group of four at no
-            # cost, from a group of three leaving two deadwood cards.
-            four = a & b & c & d
-            free = t3 & ~(RN_[a] | RN_[b] | RN_[c] | RN_[d])
+            t3 = (a & b | c & d) & (a | b) & (c | d)  # ranks with 3+ cards
+            if t3:
+                # Groups no run could use ("free") are kept whole: the best discard is then
+                # from the rest, or a card of a free group (from a group of four at no cost,
+                # from a group of three leaving two deadwood cards).
+                free = t3 & ~(RN_[a] | RN_[b] | RN_[c] | RN_[d])
+                if free != t3:
+                    return discard_with_groups(h, a, b, c, d, t3, free)
+                keep = ~free
+                four = a & b & c & d & free
+                a &= keep
+                b &= keep
+                c &= keep
+                d &= keep
+                if four:
+                    penalty = 0
+                    ranks = four
+                else:
+                    low = free & -free
+                    penalty = 2 * VALUE_OF_BIT[low]
+                    ranks = free & SAME_VALUE_UP[low]
+            ga = G_[a]
+            gb = G_[b]
+            gc = G_[c]
+            gd = G_[d]
+            top = ga
+            if gb > top:
+                top = gb
+            if gc > top:
+                top = gc
+            if gd > top:
+                top = gd
+            cards = 0
+            if ga == top:
+                cards = GC_[a]
+            if gb == top:
+                cards |= GC_[b] << 13
+            if gc == top:
+                cards |= GC_[c] << 26
+            if gd == top:
+                cards |= GC_[d] << 39
+            total = T_[a] + T_[b] + T_[c] + T_[d]
+            if not t3 or penalty > -top:
+                return total - top, cards
+            group = h & (ranks | ranks << 13 | ranks << 26 | ranks << 39)
+            if penalty < -top:
+                return total + penalty, group
+            return total - top, cards | group
+
+        def discard_with_groups(h: Mask, a: int, b: int, c: int, d: int, t3: int, free: int) -> tuple[int, Mask]:
+            """best_discard_mask when some rank with 3+ cards has a card a run could use."""
+            penalty = 0
+            ranks = 0
             if free:
                 keep = ~free
+                four = a & b & c & d & free
                 a &= keep
                 b &= keep
                 c &= keep
                 d &= keep
                 t3 ^= free
-                if free & four:
-                    penalty = 0
-                    ranks = free & four
+                if four:
+                    ranks = four
                 else:
                     low = free & -free
                     penalty = 2 * VALUE_OF_BIT[low]
                     ranks = free & SAME_VALUE_UP[low]
-            if t3 and not t3 & (t3 - 1):
+            if not t3 & (t3 - 1):
                 best, best_cards = discard_one_rank(a, b, c, d, t3)
-            elif t3:
+            else:
                 rest = a | b << 13 | c << 26 | d << 39
                 best = 1 << 30
                 best_cards = 0
@@ -320,17 +345,14 @@ class MeldTables:
                         best, best_cards = v, cards
                     elif v == best:
                         best_cards |= cards
-            if t3:
-                if not free:
-                    return best, best_cards
-                w = deadwood_mask(a | b << 13 | c << 26 | d << 39) + penalty
-            else:
-                best, best_cards = discard_runs(a, b, c, d)
-                w = T_[a] + T_[b] + T_[c] + T_[d] + penalty
+            if not free:
+                return best, best_cards
+            w = deadwood_mask(a | b << 13 | c << 26 | d << 39) + penalty
+            group = h & (ranks | ranks << 13 | ranks << 26 | ranks << 39)
             if w < best:
-                return w, h & (ranks | ranks << 13 | ranks << 26 | ranks << 39)
+                return w, group
             if w == best:
-                best_cards |= h & (ranks | ranks << 13 | ranks << 26 | ranks << 39)
+                best_cards |= group
             return best, best_cards
 
         self.runs_only = runs_only

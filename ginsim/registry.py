@@ -26,6 +26,7 @@ BUILTINS: dict[str, str] = {
     "random": "strategies.random_play:RandomPlay",
     "simple": "strategies.simple:Simple",
     "threshold": "strategies.threshold:Threshold",
+    "aware": "strategies.aware:Aware",
 }
 """Built-in strategies: name -> ``module:Class``."""
 

@@ -65,6 +65,17 @@ def decks_for(seeds: np.ndarray | list[int]) -> np.ndarray:
     return np.argsort(keys, axis=1, kind="stable").astype(np.int8)
 
 
-def deal_seeds(master: int, start: int, stop: int) -> list[int]:
-    """Seeds of deals ``start..stop-1`` of a run played in single hands."""
-    return [deal_seed(master, i) for i in range(start, stop)]
+def deal_seeds(master: int, start: int, stop: int) -> np.ndarray:
+    """Seeds of deals ``start..stop-1`` of a run played in single hands (uint64 array;
+    element i equals ``deal_seed(master, start + i)``)."""
+    base = np.uint64(splitmix64(master ^ _HANDS_DOMAIN))
+    idx = np.arange(start, stop, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        return _splitmix64_np(base + idx * np.uint64(_GOLDEN))
+
+
+def strategy_seeds(deals: np.ndarray, pairing_key: int, copy: int, seat: int) -> np.ndarray:
+    """``strategy_seed`` for many deal seeds at once (uint64 array)."""
+    key = np.uint64(splitmix64((pairing_key + 4 * copy + seat) & _M64))
+    with np.errstate(over="ignore"):
+        return _splitmix64_np(np.asarray(deals, dtype=np.uint64) ^ key)

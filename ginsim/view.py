@@ -63,24 +63,35 @@ class PlayerView:
         "pile_mask",
         "history",
         "knocker_melds",
+        "knocker_deadwood",
+        "knocker_deadwood_cards",
         "_pile",
         "_tables",
         "_seed",
         "_rng",
         "_memo_hand",
         "_memo",
+        "_no_upcard_back",
     )
 
     def __init__(
-        self, rules: Rules, tables: MeldTables, seat: int, dealer: int, scores: tuple[int, int], seed: int
+        self,
+        rules: Rules,
+        tables: MeldTables,
+        seat: int,
+        dealer: int,
+        scores: tuple[int, int],
+        seed: int,
+        hand: Mask = 0,
+        upcard: Card | None = None,
     ) -> None:
         self.rules = rules
         self.seat = seat
         self.dealer = dealer
         self.scores = scores  # (own, opponent) before this hand
-        self.hand: Mask = 0
+        self.hand = hand
         self.phase = OFFER
-        self.upcard: Card | None = None  # top of the discard pile
+        self.upcard = upcard  # top of the discard pile
         self.stock_size = 31
         self.turn = 1  # draw actions so far, the first-turn offer counting as one
         self.drawn: Card | None = None  # the card this seat drew this turn
@@ -90,15 +101,18 @@ class PlayerView:
         self.opp_known: Mask = 0  # cards the opponent took from the pile and still holds
         self.opp_passed: Mask = 0  # upcards the opponent passed on or left on the pile
         self.opp_discards: Mask = 0  # cards the opponent discarded
-        self.pile_mask: Mask = 0  # cards in the discard pile
+        self.pile_mask: Mask = 0 if upcard is None else 1 << upcard  # cards in the discard pile
         self.history: list[Event] = []
-        self.knocker_melds: tuple[Mask, ...] = ()  # when the opponent knocked
-        self._pile: list[Card] = []
+        self.knocker_melds: tuple[Mask, ...] = ()  # when the opponent knocked: its melds,
+        self.knocker_deadwood = 0  # its deadwood
+        self.knocker_deadwood_cards: Mask = 0  # and its unmelded cards (R16)
+        self._pile: list[Card] = [] if upcard is None else [upcard]
         self._tables = tables
         self._seed = seed
         self._rng: SeededRandom | None = None
         self._memo_hand = -1  # the hand of the last best_discard_mask call, and its answer
         self._memo: tuple[int, Mask] = (0, 0)
+        self._no_upcard_back = not rules.allow_discard_of_drawn_upcard  # R12
 
     # -- public facts -------------------------------------------------------------
     @property
@@ -127,8 +141,8 @@ class PlayerView:
     def legal_discards(self) -> Mask:
         """Cards that may be discarded now (R12: not the upcard just taken, unless the
         rules allow it)."""
-        if self.drawn_from_pile and not self.rules.allow_discard_of_drawn_upcard and self.drawn is not None:
-            return self.hand & ~(1 << self.drawn)
+        if self.drawn_from_pile and self._no_upcard_back:
+            return self.hand & ~(1 << self.drawn)  # type: ignore[operator]
         return self.hand
 
     def can_knock(self, card: Card) -> bool:
@@ -159,8 +173,8 @@ class PlayerView:
         else:
             dw, cards = self._memo = self._tables.best_discard_mask(h)
             self._memo_hand = h
-        if self.drawn_from_pile and not self.rules.allow_discard_of_drawn_upcard and self.drawn is not None:
-            exclude |= 1 << self.drawn
+        if self.drawn_from_pile and self._no_upcard_back:
+            exclude |= 1 << self.drawn  # type: ignore[operator]
         legal = h & ~exclude
         if cards & legal:
             return dw, cards & legal
@@ -209,6 +223,8 @@ class PlayerView:
             "discard_pile": tuple(self._pile),
             "history": tuple(self.history),
             "knocker_melds": self.knocker_melds,
+            "knocker_deadwood": self.knocker_deadwood,
+            "knocker_deadwood_cards": self.knocker_deadwood_cards,
             "rules": self.rules,
         }
 

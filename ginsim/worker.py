@@ -19,7 +19,7 @@ from ginsim.engine import OUTCOMES, HandResult, play_hand
 from ginsim.game import play_game
 from ginsim.registry import StrategySpec
 from ginsim.rules import Rules
-from ginsim.seeding import deal_seed, decks_for, game_deal_seed, strategy_seed
+from ginsim.seeding import deal_seeds, decks_for, game_deal_seed, strategy_seed, strategy_seeds
 from ginsim.strategy import Strategy
 
 OUTCOME_CODE = {name: i for i, name in enumerate(OUTCOMES)}
@@ -134,17 +134,19 @@ def play_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
     copies = (0, 1) if task.duplicate else (0,)
     rules = task.rules
     if task.mode == "hands":
-        seeds = [deal_seed(task.seed, i) for i in range(task.start, task.stop)]
+        seeds = deal_seeds(task.seed, task.start, task.stop)
         decks = decks_for(seeds).tolist()
+        per_copy = [
+            (copy, strategy_seeds(seeds, task.pairing_key, copy, 0).tolist(),
+             strategy_seeds(seeds, task.pairing_key, copy, 1).tolist())
+            for copy in copies
+        ]
         for offset, unit in enumerate(range(task.start, task.stop)):
             deck = decks[offset]
-            ds = seeds[offset]
             dealer = first_dealer(unit)
-            for copy in copies:
+            for copy, s0, s1 in per_copy:
                 strategies, seat_a = seats_for(copy, cls_a(**pa), cls_b(**pb))
-                s0 = strategy_seed(ds, task.pairing_key, copy, 0)
-                s1 = strategy_seed(ds, task.pairing_key, copy, 1)
-                r = play_hand(rules, strategies, deck, dealer, (0, 0), (s0, s1))
+                r = play_hand(rules, strategies, deck, dealer, (0, 0), (s0[offset], s1[offset]))
                 cols.add(task.pairing, unit, copy, 0, seat_a, r, (0, 0), False, -1)
     else:
         for unit in range(task.start, task.stop):

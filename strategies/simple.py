@@ -21,8 +21,7 @@ class Simple(Strategy):
         return up is not None and view.would_meld(up)
 
     def discard(self, view: PlayerView) -> Card:
-        exclude = 1 << view.drawn if view.drawn_from_pile and view.drawn is not None else 0
-        cards = view.best_discards(exclude)[1]
+        cards = view.best_discards(1 << view.drawn if view.drawn_from_pile else 0)[1]  # type: ignore[operator]
         if cards & (cards - 1) == 0:
             return cards.bit_length() - 1
         return pick(view, cards)

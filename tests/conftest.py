@@ -44,3 +44,9 @@ def ginsim_subprocess(*args: str, cwd: Path | None = None, timeout: float = 120)
     return subprocess.run(
         [sys.executable, "-m", "ginsim", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout
     )
+
+
+@pytest.fixture
+def ginsim_proc():
+    """``ginsim ARGS`` in a child process, as a user's shell runs it."""
+    return ginsim_subprocess

@@ -14,7 +14,6 @@ from ginsim.cli import cli
 from ginsim.errors import StrategySpecError
 from ginsim.registry import parse_spec
 
-from .conftest import ginsim_subprocess
 
 
 def test_check_ten_cards(run_cli):
@@ -123,20 +122,20 @@ def test_every_command_has_help_with_an_example(run_cli):
         assert command.help
 
 
-def test_help_and_version_are_instant_and_light():
-    r = ginsim_subprocess("--help")
+def test_help_and_version_are_instant_and_light(ginsim_proc):
+    r = ginsim_proc("--help")
     assert r.returncode == 0 and "check" in r.stdout
     code = "import sys, ginsim.cli; print('pandas' in sys.modules, 'matplotlib' in sys.modules)"
     import subprocess
 
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
     assert out.split() == ["False", "False"]
-    r = ginsim_subprocess("--version")
+    r = ginsim_proc("--version")
     assert r.returncode == 0 and "ginsim" in r.stdout
 
 
-def test_error_from_the_installed_command_has_no_traceback():
-    r = ginsim_subprocess("check", "ZZ")
+def test_error_from_the_installed_command_has_no_traceback(ginsim_proc):
+    r = ginsim_proc("check", "ZZ")
     assert r.returncode == 2
     assert r.stderr.strip() == "ginsim: error: bad card 'ZZ': expected a rank (A 2-9 T/10 J Q K) and a suit (C D H S)"
 

@@ -198,9 +198,11 @@ def match(a: str, b: str, sprt: str | None, **kw: Any) -> None:
       ginsim match threshold:knock_at=5 simple --sprt elo0=0,elo1=10
     """
     if sprt is not None:
-        from ginsim.sprt import SPRT
+        from ginsim.sprt import SPRT, SPRT_CHUNK
 
         kw["stop_rule"] = SPRT.parse(sprt)
+        if kw["chunk"] is None:
+            kw["chunk"] = SPRT_CHUNK  # small chunks: the test can stop soon after it decides
         if kw["games"] is not None:
             from ginsim.errors import RunError
 

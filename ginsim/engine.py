@@ -28,7 +28,7 @@ from ginsim.hand import (
 )
 from ginsim.rules import Rules
 from ginsim.strategy import Strategy
-from ginsim.view import DISCARD, KNOCK, LAYOFF, OFFER, OVER, Event
+from ginsim.view import KNOCK, LAYOFF, OVER, Event
 
 __all__ = [
     "BIG_GIN",
@@ -139,90 +139,108 @@ def play_hand(
             clock.charge(s, perf() - t0)  # type: ignore[union-attr]
         return out
 
-    seat = hand.to_move
+    def take_or_pass(seat: int) -> bool:
+        """Ask ``seat`` whether it takes the upcard (R09, R10)."""
+        if timed:
+            t0 = perf()
+        try:
+            take = strategies[seat].take_upcard(views[seat])
+        except Exception as e:  # noqa: BLE001 - any failure forfeits (R26)
+            raise _raised(seat, "take_upcard", e) from None
+        if timed:
+            clock.charge(seat, perf() - t0)  # type: ignore[union-attr]
+        if take is not True and take is not False:
+            raise _not_bool(seat, "take_upcard", take)
+        return take
+
     try:
+        # the first-turn offer: non-dealer, then dealer; if both pass the non-dealer
+        # draws from the stock (R09)
+        if watching:
+            notify()
+        seat = hand.to_move
+        if take_or_pass(seat):
+            hand.take()
+        else:
+            hand.pass_upcard()
+            if watching:
+                notify()
+            if take_or_pass(1 - seat):
+                hand.take()
+            else:
+                hand.pass_upcard()
+        seat = hand.to_move
         while True:
+            # the seat holds 11 cards: (big gin,) discard, knock?
             if watching:
                 notify()
             strategy = strategies[seat]
             view = views[seat]
-            phase = hand.phase
             if timed:
                 started = perf()
-            if phase is DISCARD:
-                if big_gin and hand.can_big_gin():
-                    try:
-                        take = strategy.take_big_gin(view)
-                    except Exception as e:  # noqa: BLE001
-                        raise _raised(seat, "take_big_gin", e) from None
-                    if take is True:
-                        if timed:
-                            clock.charge(seat, perf() - started)
-                        hand.big_gin()
-                        break
-                    if take is not False:
-                        raise _not_bool(seat, "take_big_gin", take)
+            if big_gin and hand.can_big_gin():
                 try:
-                    card = strategy.discard(view)
+                    take = strategy.take_big_gin(view)
                 except Exception as e:  # noqa: BLE001
-                    raise _raised(seat, "discard", e) from None
-                if type(card) is not int:
-                    card = _as_card(card)
-                knock = False
-                held = hand.hands[seat]
-                # Whether to ask about a knock: the seat's own best-discard answer for this
-                # very hand saves a deadwood call; a knock itself is verified in discard().
-                if (
-                    type(card) is int
-                    and 0 <= card < 52
-                    and held >> card & 1
-                    and (
-                        (dw := view._memo[0])
-                        if view._memo_hand == held and view._memo[1] >> card & 1
-                        else (dw := deadwood(held & ~(1 << card)))
-                    )
-                    <= knock_limit
-                ):
-                    view.phase = KNOCK
-                    view.discard_choice = card
-                    view.discard_deadwood = dw
-                    try:
-                        knock = strategy.knock(view)
-                    except Exception as e:  # noqa: BLE001
-                        raise _raised(seat, "knock", e) from None
-                    if knock is not True and knock is not False:
-                        raise _not_bool(seat, "knock", knock)
-                if timed:
-                    clock.charge(seat, perf() - started)
-                try:
-                    hand.discard(card, knock)  # type: ignore[arg-type]
-                except IllegalMoveError as e:
-                    raise Forfeit(seat, "illegal", f"discard {_describe(card)}: {e}") from None
-                if knock:
-                    if watching:
-                        notify()
-                    _showdown(hand, strategies, ask)
-                    break
-                if hand.phase is OVER:
-                    break
-                seat = hand.to_move
-            else:
-                try:
-                    take = strategy.take_upcard(view)
-                except Exception as e:  # noqa: BLE001
-                    raise _raised(seat, "take_upcard", e) from None
-                if timed:
-                    clock.charge(seat, perf() - started)
+                    raise _raised(seat, "take_big_gin", e) from None
                 if take is True:
-                    hand.take()
-                elif take is False:
-                    if phase is OFFER:
-                        hand.pass_upcard()
-                        seat = hand.to_move
-                    else:
-                        hand.draw()
-                else:
-                    raise _not_bool(seat, "take_upcard", take)
+                    if timed:
+                        clock.charge(seat, perf() - started)  # type: ignore[union-attr]
+                    hand.big_gin()
+                    break
+                if take is not False:
+                    raise _not_bool(seat, "take_big_gin", take)
+            try:
+                card = strategy.discard(view)
+            except Exception as e:  # noqa: BLE001
+                raise _raised(seat, "discard", e) from None
+            if type(card) is not int:
+                card = _as_card(card)
+            knock = False
+            held = hand.hands[seat]
+            # Whether to ask about a knock: the seat's own best-discard answer for this
+            # very hand saves a deadwood call; a knock itself is verified in discard().
+            if (
+                type(card) is int
+                and 0 <= card < 52
+                and held >> card & 1
+                and (
+                    (dw := view._memo[0])
+                    if view._memo_hand == held and view._memo[1] >> card & 1
+                    else (dw := deadwood(held & ~(1 << card)))
+                )
+                <= knock_limit
+            ):
+                view.phase = KNOCK
+                view.discard_choice = card
+                view.discard_deadwood = dw
+                try:
+                    knock = strategy.knock(view)
+                except Exception as e:  # noqa: BLE001
+                    raise _raised(seat, "knock", e) from None
+                if knock is not True and knock is not False:
+                    raise _not_bool(seat, "knock", knock)
+            if timed:
+                clock.charge(seat, perf() - started)  # type: ignore[union-attr]
+            try:
+                hand.discard(card, knock)  # type: ignore[arg-type]
+            except IllegalMoveError as e:
+                raise Forfeit(seat, "illegal", f"discard {_describe(card)}: {e}") from None
+            if knock:
+                if watching:
+                    notify()
+                _showdown(hand, strategies, ask)
+                break
+            if hand.phase is OVER:
+                break
+            # the next seat's turn: the upcard or the stock (R10)
+            seat = 1 - seat
+            if watching:
+                notify()
+            if take_or_pass(seat):
+                hand.take()
+            else:
+                hand.draw()
         if watching:
             notify()
     except Forfeit as f:

@@ -68,9 +68,11 @@ class ChunkTask:
 
 
 class _Columns:
+    """Hand records of a chunk, kept as rows (one append per hand) and turned into
+    columns once at the end."""
+
     def __init__(self) -> None:
-        self.data: dict[str, list[Any]] = {name: [] for name in COLUMNS}
-        self.reasons: list[str] = []
+        self.rows: list[tuple[Any, ...]] = []
 
     def add(
         self,
@@ -84,33 +86,46 @@ class _Columns:
         game_end: bool,
         game_winner: int,
     ) -> None:
-        d = self.data
-        d["pairing"].append(pairing)
-        d["deal"].append(deal)
-        d["copy"].append(copy)
-        d["game_hand"].append(game_hand)
-        d["seat_a"].append(seat_a)
-        d["dealer"].append(r.dealer)
-        d["outcome"].append(OUTCOME_CODE[r.outcome])
-        d["knocker"].append(r.knocker)
-        d["winner"].append(r.winner)
-        d["points"].append(r.points)
-        d["knocker_deadwood"].append(r.knocker_deadwood)
-        d["defender_deadwood_before"].append(r.defender_deadwood_before)
-        d["defender_deadwood_after"].append(r.defender_deadwood_after)
-        d["layoff_cards"].append(r.layoff_cards)
-        d["turns"].append(r.turns)
-        d["stock_left"].append(r.stock_left)
-        d["score_0"].append(scores[0])
-        d["score_1"].append(scores[1])
-        d["game_end"].append(game_end)
-        d["game_winner"].append(game_winner)
-        d["forfeit_seat"].append(r.forfeit_seat)
-        self.reasons.append(r.forfeit_reason)
+        self.rows.append((pairing, deal, copy, game_hand, seat_a, r, scores, game_end, game_winner))
 
     def arrays(self) -> dict[str, np.ndarray]:
-        out = {name: np.asarray(vals, dtype=COLUMNS[name]) for name, vals in self.data.items()}
-        out["forfeit_reason"] = np.asarray(self.reasons, dtype=object)
+        rows = self.rows
+        n = len(rows)
+        if n:
+            pairing, deal, copy, game_hand, seat_a, results, scores, game_end, game_winner = zip(*rows, strict=True)
+            (outcome, knocker, winner, points, kdw, before, after, laid, turns, stock, dealer, fseat, reason) = zip(
+                *(r[:13] for r in results), strict=True
+            )
+            score_0, score_1 = zip(*scores, strict=True)
+        else:
+            pairing = deal = copy = game_hand = seat_a = game_end = game_winner = ()
+            outcome = knocker = winner = points = kdw = before = after = laid = turns = stock = dealer = ()
+            fseat = reason = score_0 = score_1 = ()
+        values = {
+            "pairing": pairing,
+            "deal": deal,
+            "copy": copy,
+            "game_hand": game_hand,
+            "seat_a": seat_a,
+            "dealer": dealer,
+            "outcome": [OUTCOME_CODE[o] for o in outcome],
+            "knocker": knocker,
+            "winner": winner,
+            "points": points,
+            "knocker_deadwood": kdw,
+            "defender_deadwood_before": before,
+            "defender_deadwood_after": after,
+            "layoff_cards": laid,
+            "turns": turns,
+            "stock_left": stock,
+            "score_0": score_0,
+            "score_1": score_1,
+            "game_end": game_end,
+            "game_winner": game_winner,
+            "forfeit_seat": fseat,
+        }
+        out = {name: np.asarray(values[name], dtype=dtype) for name, dtype in COLUMNS.items()}
+        out["forfeit_reason"] = np.asarray(reason, dtype=object).reshape(n)
         return out
 
 

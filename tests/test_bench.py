@@ -1,0 +1,39 @@
+"""``ginsim bench`` runs and reports every figure (a smoke test: no speed threshold)."""
+
+from __future__ import annotations
+
+import json
+
+from ginsim.bench import KEYS, in_game_hands
+
+
+def test_bench_json_has_every_key_with_a_positive_number(run_cli):
+    r = run_cli("bench", "--seconds", "0.2", "--reps", "1", "--jobs", "2", "--json")
+    assert r.code == 0, r.err
+    data = json.loads(r.out)
+    for key in KEYS:
+        assert isinstance(data[key], float) and data[key] > 0, key
+    assert data["jobs"] == 2
+    for key in ("python", "ginsim", "platform"):
+        assert data[key]
+
+
+def test_bench_table(run_cli):
+    r = run_cli("bench", "--seconds", "0.1", "--reps", "1", "--jobs", "1")
+    assert r.code == 0, r.err
+    for key in KEYS:
+        assert key in r.out
+
+
+def test_bench_hands_are_in_game_and_fixed():
+    ten, eleven = in_game_hands(500)
+    assert len(ten) == len(eleven) == 500
+    assert all(h.bit_count() == 10 for h in ten) and all(h.bit_count() == 11 for h in eleven)
+    assert in_game_hands(500) == (ten, eleven)
+
+
+def test_bench_bad_options(run_cli):
+    for args, message in ((["--seconds", "0"], "--seconds must be positive"), (["--reps", "0"], "--reps"),
+                          (["--jobs", "0"], "--jobs must be at least 1")):
+        r = run_cli("bench", *args)
+        assert r.code == 2 and message in r.err and len(r.err.strip().splitlines()) == 1

@@ -90,6 +90,12 @@ class Melds(NamedTuple):
     melds: tuple[Mask, ...]
     deadwood: int
 
+    def as_text(self) -> list[list[str]]:
+        """The melds as card text: ``[["7H", "8H", "9H"], ["7C", "7D", "7S"]]``."""
+        from ginsim.cards import CARD_NAMES, sort_key
+
+        return [[CARD_NAMES[c] for c in sorted(cards_of(m), key=sort_key)] for m in self.melds]
+
 
 class MeldTables:
     """The per-suit tables for one ``max_run_length`` (None: runs of any length) and the

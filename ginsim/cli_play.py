@@ -52,8 +52,8 @@ def play(
     """
     from ginsim.play import Console, TerminalGame
     from ginsim.registry import parse_spec
-    from ginsim.replay import Style
     from ginsim.rules import build_rules
+    from ginsim.textview import Style
 
     rules = build_rules(rules_file, rule_options)
     if clock is not None:
@@ -95,7 +95,8 @@ def replay(folder: Path, hand: int, seat: int | None) -> None:
       ginsim replay results/match-20261129-101500 --hand 0
       ginsim replay results/mybot --hand 1234 --seat 1
     """
-    from ginsim.replay import RunLog, Style, replay_hand, replay_text, seat_text
+    from ginsim.replay import RunLog, replay_hand, replay_text, seat_text
+    from ginsim.textview import Style
 
     run = RunLog(folder)
     result = replay_hand(run, hand, seat)

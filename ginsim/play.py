@@ -21,10 +21,10 @@ from ginsim.game import MAX_HANDS_PER_GAME, next_dealer
 from ginsim.layoff import best_layoff, layoff_is_legal
 from ginsim.melds import tables_for
 from ginsim.registry import StrategySpec
-from ginsim.replay import Style, conj, event_text, hand_lines, result_lines, union
 from ginsim.rules import Rules
 from ginsim.seeding import deck_for, game_deal_seed, strategy_seed, text_key
 from ginsim.strategy import Strategy
+from ginsim.textview import Style, conj, event_text, hand_lines, result_lines, union
 from ginsim.view import OFFER, Event, PlayerView
 
 # -- the person at the table -------------------------------------------------------------

@@ -21,8 +21,8 @@ from ginsim.layoff import layoff_is_legal
 from ginsim.melds import tables_for
 from ginsim.play import Console, GameSummary, HumanPlayer, TerminalGame
 from ginsim.registry import parse_spec
-from ginsim.replay import Style
 from ginsim.rules import Rules
+from ginsim.textview import Style
 
 TARGET = 60  # a shorter game than 100, still several hands
 

@@ -15,8 +15,9 @@ from click.testing import CliRunner
 
 from ginsim.cards import CARD_NAMES
 from ginsim.cli import cli, main
-from ginsim.replay import RunLog, Style, replay_hand, replay_text, seat_text
+from ginsim.replay import RunLog, replay_hand, replay_text, seat_text
 from ginsim.runner import chunk_files
+from ginsim.textview import Style
 
 
 def _run(folder: Path, *args: str) -> Path:

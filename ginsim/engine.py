@@ -237,10 +237,20 @@ def play_hand(
             seat = 1 - seat
             if watching:
                 notify()
-            if take_or_pass(seat):
+            if timed:
+                started = perf()
+            try:
+                take = strategies[seat].take_upcard(views[seat])
+            except Exception as e:  # noqa: BLE001
+                raise _raised(seat, "take_upcard", e) from None
+            if timed:
+                clock.charge(seat, perf() - started)  # type: ignore[union-attr]
+            if take is True:
                 hand.take()
-            else:
+            elif take is False:
                 hand.draw()
+            else:
+                raise _not_bool(seat, "take_upcard", take)
         if watching:
             notify()
     except Forfeit as f:

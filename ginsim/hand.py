@@ -228,7 +228,8 @@ class Hand:
             return
         # both passed: the non-dealer draws the top of the stock
         self.to_move = 1 - self.dealer
-        self._draw_stock()
+        self.phase = DRAW
+        self.draw()
 
     def verify_draw(self) -> None:
         if self.phase is OFFER:
@@ -240,20 +241,17 @@ class Hand:
         """Draw the top card of the stock (R10); the upcard left is passed on."""
         if self.phase is not DRAW:
             self.verify_draw()
-        if self.pile:
-            self.views[1 - self.to_move].opp_passed |= 1 << self.pile[-1]
-        self._draw_stock()
-
-    def _draw_stock(self) -> None:
         seat = self.to_move
+        me = self.views[seat]
+        opp = self.views[1 - seat]
+        if self.pile:
+            opp.opp_passed |= 1 << self.pile[-1]
         card = self.deck[self.next_stock]
         self.next_stock += 1
         self.hands[seat] |= 1 << card
         self.drawn = card
         self.drawn_from_pile = False
         self.phase = DISCARD
-        me = self.views[seat]
-        opp = self.views[1 - seat]
         me.hand = self.hands[seat]
         me.drawn = card
         me.drawn_from_pile = False
@@ -319,7 +317,11 @@ class Hand:
         opp.upcard = card
         opp.opp_discards |= bit
         opp.opp_known &= ~bit
-        self._event(seat, "discard", card)
+        ev = (seat, "discard", card)
+        me.history.append(ev)
+        opp.history.append(ev)
+        if self.log is not None:
+            self.log.append(ev)
         if knock:
             self.knocker = seat
             self.phase = LAYOFF

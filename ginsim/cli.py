@@ -185,7 +185,9 @@ def _start_run(kind: str, target: dict[str, Any], kw: dict[str, Any]) -> None:
     "--sprt",
     default=None,
     metavar="elo0=0,elo1=5[,alpha=0.05,beta=0.05]",
-    help="Stop as soon as a sequential probability ratio test decides.",
+    help="Stop as soon as a sequential probability ratio test on deal pairs decides between H0 (A is elo0 "
+    "logistic Elo stronger than B) and H1 (elo1); --hands is then the most to play (default 1000000). "
+    "See docs/sprt.md.",
 )
 def match(a: str, b: str, sprt: str | None, **kw: Any) -> None:
     """Play strategy A against strategy B.

@@ -33,6 +33,9 @@ CHART_CAPTIONS: dict[str, str] = {
     "all hands as grey bars and, for a few strategies, one line each.",
     "knock_deadwood": "The deadwood each strategy held when it knocked (0 is gin), as a share of its knocks: "
     "a strategy that waits for a better hand sits further left.",
+    "sprt": "The sequential test's log-likelihood ratio after each chunk, against the hands played: the run "
+    "stops when the line leaves the band, above it accepting H1 (the first strategy is elo1 stronger), "
+    "below it accepting H0 (elo0).",
 }
 """Chart file stem -> the sentence that says what it shows; ``{param}``, ``{base}`` and
 ``{target}`` are filled from the run (the stems are those ginsim.plots writes)."""
@@ -74,7 +77,9 @@ def _points(r: Any) -> str:
 
 def header_lines(a: Analysis) -> list[str]:
     m = a.manifest
-    if m.get("hands") is not None:
+    if m.get("status") == "stopped" and m.get("stopped"):
+        size = f"at most {m['hands']:,} hands; the sequential test stopped the run after {m['stopped']['hands']:,}"
+    elif m.get("hands") is not None:
         size = f"{m['hands']:,} hands per pairing"
     else:
         size = f"{m['games']:,} games to {m['rules']['target_score']} per pairing"
@@ -88,7 +93,11 @@ def header_lines(a: Analysis) -> list[str]:
         f"- size: {size}, {dup}, master seed {m['seed']}",
         f"- rules: {rules}",
         f"- status: {m.get('status')}, {a.chunks_done} of {a.chunks_total} chunks"
-        + ("" if a.complete else " (partial: figures cover the finished chunks only)"),
+        + (
+            " (the sequential test decided: figures cover the hands it used)"
+            if m.get("status") == "stopped"
+            else "" if a.complete else " (partial: figures cover the finished chunks only)"
+        ),
         f"- ginsim {m['ginsim']}, started {m.get('started')}, finished {m.get('finished') or '—'}",
     ]
     if m.get("clock"):
@@ -111,7 +120,7 @@ def report_markdown(a: Analysis) -> str:
     charts = _charts(a)
     fill = _caption_values(a)
     if m.get("stopped"):
-        out += ["## Sequential test", "", _sprt_text(m["stopped"]), ""]
+        out += ["## Sequential test", "", _sprt_text(m["stopped"], (m.get("pairings") or [None])[0]), ""]
         out += _embed(charts, ("sprt",), fill)
     if a.ratings is not None:
         out += ["## Ratings", "", "Bradley–Terry fitted to hand wins (draws left out), Elo scale, mean 0.", ""]
@@ -178,6 +187,7 @@ def report_markdown(a: Analysis) -> str:
     out += [
         "Files: `summary.csv` (these figures, intervals as `<name>_lo`/`<name>_hi`), "
         + ("`ratings.csv`, " if a.ratings is not None else "")
+        + ("`sprt.csv` (the sequential test after each chunk), " if m.get("stopped") else "")
         + "`manifest.json` (what was played and how), `hands/*.parquet` (the hand log).",
         "",
     ]
@@ -212,13 +222,37 @@ def _sweep_tables(a: Analysis) -> list[str]:
     return out
 
 
-def _sprt_text(s: dict[str, Any]) -> str:
-    return (
-        f"SPRT {s.get('hypotheses', '')}: **{s.get('decision')}** after {s.get('hands', 0):,} hands "
-        f"({s.get('pairs', 0):,} deal pairs). LLR {s.get('llr', 0):.3f} within bounds "
-        f"[{s.get('lower', 0):.3f}, {s.get('upper', 0):.3f}]; Elo estimate {s.get('elo', 0):+.1f} "
-        f"(95% {s.get('elo_lo', 0):+.1f} to {s.get('elo_hi', 0):+.1f})."
-    )
+def _sprt_text(s: dict[str, Any], pairing: dict[str, Any] | None = None) -> str:
+    """The "Sequential test" section: decision, LLR and bounds, Elo, the pair counts, definitions."""
+    from ginsim.sprt import OUTCOME_NAMES, PAIR_SCORES, as_float
+
+    a, b = (f"`{pairing['label_a']}`", f"`{pairing['label_b']}`") if pairing else ("A", "B")
+    counts = list(s.get("pentanomial") or [0] * 5)
+    lines = [
+        f"SPRT of {a} against {b} ({s.get('hypotheses', '')}): **{s.get('decision')}** after "
+        f"{s.get('hands', 0):,} hands ({s.get('pairs', 0):,} deal pairs, {s.get('chunks', 0):,} chunks).",
+        "",
+        f"- log-likelihood ratio {as_float(s.get('llr')):.3f}; bounds [{as_float(s.get('lower')):.3f}, "
+        f"{as_float(s.get('upper')):.3f}] (ln(β/(1−α)) accepts H0, ln((1−β)/α) accepts H1)",
+        f"- Elo of {a} against {b}: {as_float(s.get('elo')):+.1f} (95% {as_float(s.get('elo_lo')):+.1f} "
+        f"to {as_float(s.get('elo_hi')):+.1f})",
+        "",
+        _md_table(
+            ["deal pairs where " + a, "pair score", "pairs"],
+            [[n.replace("+", " or "), f"{x:g}", f"{c:,}"] for n, x, c in zip(OUTCOME_NAMES, PAIR_SCORES, counts,
+                                                                              strict=True)],
+        ),
+        "",
+        f"Definitions: each hand scores 1 for {a} if {a} won it (`winner` is its seat, a forfeit by {b} "
+        f"included), 0 if {b} won it, ½ otherwise (a draw). A deal pair (one deck, played twice with the "
+        f"seats swapped) scores the mean of its two hands: L = lost, D = drawn, W = won, in either order. "
+        f"Elo is logistic Elo of the mean score s, 400·log10(s/(1−s)), its interval from s ± 1.96·SE over "
+        f"pairs. H0 says {a} is "
+        f"elo0 stronger, H1 elo1; the LLR is the generalized SPRT of the pentanomial counts (as Fishtest's "
+        f"`LLR_logistic`). Chunks are counted in order, so the decision does not depend on `--jobs`; "
+        f"`sprt.csv` holds the test after each chunk.",
+    ]
+    return "\n".join(lines)
 
 
 def _charts(a: Analysis) -> dict[str, str]:

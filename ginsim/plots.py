@@ -60,7 +60,7 @@ _SIDES = {  # engine outcome -> its category for (the other side knocked, this s
 _CATEGORY = np.array([[OUTCOME_CATEGORIES.index(c) for c in _SIDES[o]] for o in OUTCOMES], dtype=np.int64)
 _LOG_COLUMNS = ["pairing", "seat_a", "outcome", "knocker", "knocker_deadwood", "turns"]
 _CELL: dict[str, Any] = {"ha": "center", "va": "center"}
-_STEMS = ("heatmap_", "ratings", "sweep_", "outcomes", "turns", "knock_deadwood")
+_STEMS = ("heatmap_", "ratings", "sweep_", "outcomes", "turns", "knock_deadwood", "sprt")
 
 
 # -- what the hand log says, counted chunk by chunk ------------------------------------------
@@ -132,14 +132,17 @@ def describe_run(manifest: dict[str, Any], complete: bool = True) -> str:
         who = f"{sweep_base(m)}, {m.get('param')} = {values[0]}…{values[-1]} vs {opponents}"
     else:
         who = f"round-robin of {len(m['strategies'])} strategies"
-    if m.get("hands") is not None:
+    stopped = m.get("stopped") if m.get("status") == "stopped" else None
+    if stopped:
+        size = f"{stopped['hands']:,} hands (the SPRT stopped; at most {m['hands']:,})"
+    elif m.get("hands") is not None:
         size = f"{m['hands']:,} hands per pairing"
     else:
         size = f"{m['games']:,} games to {m['rules']['target_score']} per pairing"
     if m.get("duplicate"):
         size += ", duplicate deals"
     rules = ", ".join(f"{k}={v}" for k, v in (m.get("rules_differ") or {}).items()) or "default rules"
-    return " · ".join([who, size, rules]) + ("" if complete else " · partial run")
+    return " · ".join([who, size, rules]) + ("" if complete or stopped else " · partial run")
 
 
 def _font(n: int) -> float:
@@ -348,6 +351,37 @@ def knock_deadwood_chart(counts: pd.DataFrame, played: str = "", ax: Axes | None
     return fig
 
 
+def sprt_chart(trace: pd.DataFrame, result: dict[str, Any], played: str = "", ax: Axes | None = None) -> Figure:
+    """The SPRT's log-likelihood ratio after each chunk against hands played, between its
+    bounds (``trace``: columns hands and llr; ``result``: the test's outcome)."""
+    fig, ax = _figure(ax, (8.0, 4.6))
+    lower, upper = float(result["lower"]), float(result["upper"])
+    hands = trace["hands"].to_numpy(dtype=float)
+    llr = trace["llr"].to_numpy(dtype=float)
+    right = max(float(hands.max()) if len(hands) else 0.0, 1.0)
+    ax.axhspan(lower, upper, color="#f0f0f0", zorder=0)
+    ax.axhline(upper, color="#2171b5", lw=1.2, ls="--")
+    ax.axhline(lower, color="#cb181d", lw=1.2, ls="--")
+    ax.axhline(0.0, color="#969696", lw=0.8)
+    ax.text(0, upper, f" accept H1 (elo1={result['elo1']:g}): {upper:.2f}", va="bottom", ha="left", fontsize=9,
+            color="#2171b5")
+    ax.text(0, lower, f" accept H0 (elo0={result['elo0']:g}): {lower:.2f}", va="top", ha="left", fontsize=9,
+            color="#cb181d")
+    ax.plot(hands, llr, color="#252525", lw=1.6, marker="o" if len(hands) <= 60 else None, ms=3)
+    if len(hands):
+        ax.annotate(f"{result['decision']}\nLLR {llr[-1]:.2f} after {int(hands[-1]):,} hands", (hands[-1], llr[-1]),
+                    xytext=(-8, 0), textcoords="offset points", ha="right", va="center", fontsize=9)
+    span = max(upper - lower, float(np.abs(llr).max()) if len(llr) else 0.0)
+    ax.set_ylim(min(lower, float(llr.min()) if len(llr) else lower) - 0.15 * span,
+                max(upper, float(llr.max()) if len(llr) else upper) + 0.15 * span)
+    ax.set_xlim(0, right * 1.02)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 2.5, 5, 10]))
+    ax.set_xlabel("hands played (deal pairs × 2, chunks in order)")
+    ax.set_ylabel("log-likelihood ratio (H1 vs H0)")
+    _title(ax, f"Sequential test (SPRT {result.get('hypotheses', '')})", played)
+    return fig
+
+
 # -- a run folder's charts ---------------------------------------------------------------------
 def strategy_order(manifest: dict[str, Any]) -> list[str]:
     """Strategies in reading order: each pairing's first side, then the second sides."""
@@ -404,6 +438,8 @@ def draw_all(analysis: Analysis, svg: bool = False) -> list[Path]:
     charts.append(("outcomes", outcome_chart(counts.frame("outcomes", order), played)))
     charts.append(("turns", turns_chart(counts.frame("turns", [ALL, *order]), played)))
     charts.append(("knock_deadwood", knock_deadwood_chart(counts.frame("deadwood", order), played)))
+    if a.sprt is not None and m.get("stopped"):
+        charts.append(("sprt", sprt_chart(a.sprt, m["stopped"], played)))
     written: list[Path] = []
     for stem, fig in charts:
         written += save(fig, out, stem, svg)

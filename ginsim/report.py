@@ -16,6 +16,7 @@ from ginsim.stats import RATE_FIGURES, bradley_terry, pairwise_wins, read_sums, 
 SUMMARY = "summary.csv"
 RATINGS = "ratings.csv"
 REPORT = "report.md"
+SPRT_TRACE = "sprt.csv"
 
 FIGURE_ORDER = (
     "win_rate",
@@ -41,6 +42,7 @@ class Analysis:
     ratings: pd.DataFrame | None
     chunks_done: int
     chunks_total: int
+    sprt: pd.DataFrame | None = None  # the sequential test after each chunk (runs with --sprt)
 
     @property
     def complete(self) -> bool:
@@ -68,7 +70,16 @@ def analyze(folder: Path) -> Analysis:
     if manifest["kind"] == "roundrobin" and sums:
         names = [s["label"] for s in manifest["strategies"]]
         ratings = bradley_terry(names, pairwise_wins(sums, manifest["pairings"], names))
-    return Analysis(folder, manifest, summary, ratings, len(files), int(manifest.get("chunks", len(files))))
+    sprt = None
+    if manifest.get("stopped"):
+        from ginsim.sprt import summary_columns, trace
+
+        sprt = trace(folder, manifest["stopped"])
+        if not summary.empty:  # the test's figures go on the row of A, the tested strategy
+            for name, value in summary_columns(manifest["stopped"]).items():
+                summary[name] = [value] + [None] * (len(summary) - 1)
+    total = int(manifest.get("chunks", len(files)))
+    return Analysis(folder, manifest, summary, ratings, len(files), total, sprt)
 
 
 def _ordered(summary: pd.DataFrame) -> pd.DataFrame:
@@ -85,6 +96,7 @@ def _ordered(summary: pd.DataFrame) -> pd.DataFrame:
         if f"{name}_lo" in summary:
             cols += [f"{name}_lo", f"{name}_hi"]
     cols += ["forfeits", "forfeit_reasons"]
+    cols += [c for c in summary if c.startswith("sprt_")]
     return summary[[c for c in cols if c in summary]]
 
 
@@ -93,6 +105,8 @@ def write_tables(a: Analysis) -> None:
     a.summary.to_csv(a.folder / SUMMARY, index=False, float_format="%.6g")
     if a.ratings is not None:
         a.ratings.to_csv(a.folder / RATINGS, index=False, float_format="%.6g")
+    if a.sprt is not None:
+        a.sprt.to_csv(a.folder / SPRT_TRACE, index=False, float_format="%.6g")
     from ginsim.markdown import report_markdown
 
     (a.folder / REPORT).write_text(report_markdown(a), encoding="utf-8")
@@ -161,11 +175,17 @@ def text_table(rows: list[dict[str, str]], columns: list[str] | None = None) -> 
 
 def terminal_digest(a: Analysis) -> str:
     m = a.manifest
-    out = [f"{m['kind']} in {a.folder}  ({'complete' if a.complete else f'{a.chunks_done}/{a.chunks_total} chunks'})"]
+    if m.get("status") == "stopped":
+        state = f"stopped by the sequential test after {a.chunks_done} of {a.chunks_total} chunks"
+    else:
+        state = "complete" if a.complete else f"{a.chunks_done}/{a.chunks_total} chunks"
+    out = [f"{m['kind']} in {a.folder}  ({state})"]
     if m.get("clock"):
         out.append("note: played with a clock (time_per_hand): results depend on the machine")
-    if m.get("status") == "stopped" and m.get("stopped"):
-        out.append(f"stopped early: {m['stopped'].get('decision', '')}")
+    if m.get("stopped"):
+        from ginsim.sprt import describe
+
+        out.append(describe(m["stopped"]))
     rows = summary_rows(a)
     if m["kind"] == "roundrobin":
         if a.ratings is not None:

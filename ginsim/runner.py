@@ -24,7 +24,7 @@ import numpy as np
 
 from ginsim import __version__
 from ginsim.engine import OUTCOMES
-from ginsim.errors import RunError
+from ginsim.errors import GinsimError, RunError
 from ginsim.tournament import RunPlan
 from ginsim.worker import COLUMNS, ChunkTask, play_chunk
 
@@ -143,6 +143,7 @@ def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[dict[str
         manifest["status"] = "running"
         manifest["jobs"] = opts.jobs
         manifest["backend"] = opts.backend
+        manifest["scheduler"] = opts.scheduler
         write_json_atomic(out / MANIFEST, manifest)
         return manifest, True
     try:
@@ -169,6 +170,7 @@ def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[dict[str
         "chunks": len(plan.chunks()),
         "jobs": opts.jobs,
         "backend": opts.backend,
+        "scheduler": opts.scheduler,  # the dask scheduler's address; null: a local cluster (or loky)
         "platform": platform_info(),
         "identity": identity,
     }
@@ -213,12 +215,15 @@ def _tasks(plan: RunPlan, folder: Path) -> tuple[list[ChunkTask], int]:
     todo = []
     done_units = 0
     by_index = {p.index: p for p in plan.pairings}
+    keys = {p.index: p.key for p in plan.pairings}  # once per pairing: an SPRT run has thousands of chunks
     for pi, ci, start, stop in plan.chunks():
         if chunk_path(folder, pi, ci).exists():
             done_units += stop - start
             continue
         p = by_index[pi]
-        todo.append(ChunkTask(plan.rules, p.a, p.b, pi, p.key, plan.seed, plan.mode, plan.duplicate, start, stop, ci))
+        todo.append(
+            ChunkTask(plan.rules, p.a, p.b, pi, keys[pi], plan.seed, plan.mode, plan.duplicate, start, stop, ci)
+        )
     return todo, done_units
 
 
@@ -258,6 +263,7 @@ def run_plan(plan: RunPlan, out: Path | None, opts: RunOptions, on_done: Callabl
     start = time.perf_counter()
     played = 0
     stopped = None
+    manifest.pop("stopped", None)  # a resumed run's sequential test is evaluated afresh
     try:
         if opts.stop_rule is not None:
             stopped = opts.stop_rule.run(plan, folder, tasks, lambda ts: _results(ts, jobs, opts), progress)
@@ -266,6 +272,11 @@ def run_plan(plan: RunPlan, out: Path | None, opts: RunOptions, on_done: Callabl
                 write_chunk(chunk_path(folder, task.pairing, task.chunk), arrays)
                 played += len(arrays["outcome"])
                 progress.update((task.stop - task.start) * copies)
+    except GinsimError:
+        progress.close()
+        manifest["status"] = "failed"
+        write_json_atomic(folder / MANIFEST, manifest)
+        raise
     except KeyboardInterrupt:
         progress.close()
         manifest["status"] = "interrupted"
@@ -275,7 +286,7 @@ def run_plan(plan: RunPlan, out: Path | None, opts: RunOptions, on_done: Callabl
         ) from None
     progress.close()
     manifest["finished"] = _now()
-    manifest["status"] = "complete" if stopped is None else "stopped"
+    manifest["status"] = "stopped" if stopped is not None and stopped.get("stopped", True) else "complete"
     if stopped is not None:
         manifest["stopped"] = stopped
     manifest["elapsed_s"] = round(time.perf_counter() - start, 3)

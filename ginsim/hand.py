@@ -476,41 +476,28 @@ class Hand:
                 after, laid = best_layoff(dh, kmelds, tables, before)
             else:
                 after = tables.deadwood_mask(dh & ~laid)
-            n_laid = laid.bit_count()
+            # R19: the lower deadwood scores the difference; R20: a tie or worse is an
+            # undercut, and the defender adds the bonus
             if kd < after:
-                res = HandResult(
-                    KNOCK_WON,
-                    k,
-                    k,
-                    after - kd,
-                    kd,
-                    before,
-                    after,
-                    n_laid,
-                    self.turn,
-                    stock,
-                    self.dealer,
-                    hands=hands,
-                    knocker_melds=kmelds,
-                    layoff=laid,
-                )
+                outcome, winner, points = KNOCK_WON, k, after - kd
             else:
-                res = HandResult(
-                    UNDERCUT,
-                    k,
-                    d,
-                    kd - after + rules.undercut_bonus,
-                    kd,
-                    before,
-                    after,
-                    n_laid,
-                    self.turn,
-                    stock,
-                    self.dealer,
-                    hands=hands,
-                    knocker_melds=kmelds,
-                    layoff=laid,
-                )
+                outcome, winner, points = UNDERCUT, d, kd - after + rules.undercut_bonus
+            res = HandResult(
+                outcome,
+                k,
+                winner,
+                points,
+                kd,
+                before,
+                after,
+                laid.bit_count(),
+                self.turn,
+                stock,
+                self.dealer,
+                hands=hands,
+                knocker_melds=kmelds,
+                layoff=laid,
+            )
         self._finish(res)
         return res
 

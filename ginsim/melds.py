@@ -292,6 +292,7 @@ class MeldTables:
                     low = free & -free
                     penalty = 2 * VALUE_OF_BIT[low]
                     ranks = free & SAME_VALUE_UP[low]
+            # discard_runs(a, b, c, d), written out: this is the hottest path of all
             ga = G_[a]
             gb = G_[b]
             gc = G_[c]

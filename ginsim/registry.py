@@ -27,6 +27,7 @@ BUILTINS: dict[str, str] = {
     "simple": "strategies.simple:Simple",
     "threshold": "strategies.threshold:Threshold",
     "aware": "strategies.aware:Aware",
+    "sampler": "strategies.sampler:Sampler",
 }
 """Built-in strategies: name -> ``module:Class``."""
 

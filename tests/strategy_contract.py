@@ -123,9 +123,9 @@ class StrategyContract:
 
     spec: ClassVar[str] = ""
     opponents: ClassVar[tuple[str, ...]] = ("random", "simple")
-    hands: ClassVar[int] = 60
+    hands: ClassVar[int] = 150
     """Hands per opponent per seat under the default rules."""
-    variant_hands: ClassVar[int] = 8
+    variant_hands: ClassVar[int] = 15
     """Hands per rule variant per seat (against ``simple``)."""
     games: ClassVar[int] = 2
     """Whole games per seat against ``simple`` (one instance plays every hand of a game)."""
@@ -135,6 +135,8 @@ class StrategyContract:
     """No single decision may take longer (seconds)."""
     mean_decision_s: ClassVar[float] = 0.005
     """The mean decision must be faster (seconds)."""
+    reproducible: ClassVar[bool] = True
+    """False only for a configuration that is machine-dependent by design (a wall-clock cap)."""
 
     # -- helpers -------------------------------------------------------------------
     @classmethod
@@ -231,6 +233,8 @@ class StrategyContract:
 
     @pytest.mark.parametrize("seat", [0, 1])
     def test_reproducible_with_a_seed(self, seat: int) -> None:
+        if not self.reproducible:
+            pytest.skip(f"{self.spec} is machine-dependent by design")
         for opponent in self.opponents:
             first = self.play_logged(opponent, seat, self.repro_hands)
             again = self.play_logged(opponent, seat, self.repro_hands)
@@ -240,6 +244,8 @@ class StrategyContract:
 
     def test_games_reproducible_with_a_seed(self) -> None:
         """One instance per seat plays a whole game: any state it keeps must not break replays."""
+        if not self.reproducible:
+            pytest.skip(f"{self.spec} is machine-dependent by design")
         spec, simple = self.parsed(), parse_spec("simple")
 
         def game(seat: int) -> tuple[object, ...]:

@@ -15,7 +15,6 @@ from ginsim.errors import StrategySpecError
 from ginsim.registry import parse_spec
 
 
-
 def test_check_ten_cards(run_cli):
     r = run_cli("check", "7H", "8H", "9H", "7C", "7D", "7S", "2C", "3D", "KS", "QS")
     assert r.code == 0

@@ -9,8 +9,16 @@ from __future__ import annotations
 import inspect
 import sys
 
+import pytest
+
+from ginsim.cards import Card
+from ginsim.engine import play_hand
 from ginsim.registry import BUILTINS, describe_all, parse_spec
-from tests.strategy_contract import StrategyContract
+from ginsim.rules import Rules
+from ginsim.seeding import deck_for
+from ginsim.view import PlayerView
+from strategies.simple import Simple
+from tests.strategy_contract import Guard, Record, StrategyContract
 
 
 class TestRandom(StrategyContract):
@@ -23,6 +31,36 @@ class TestSimple(StrategyContract):
 
 class TestThreshold(StrategyContract):
     spec = "threshold:knock_at=4"
+
+
+class TestAware(StrategyContract):
+    spec = "aware"
+    mean_decision_s = 0.004
+
+
+class TestSampler(StrategyContract):
+    """Few samples keep the contract quick; the sampling code paths are the same."""
+
+    spec = "sampler:samples=6"
+    hands = 40
+    variant_hands = 6
+    games = 1
+    repro_hands = 6
+    max_decision_s = 0.5
+    mean_decision_s = 0.02
+
+
+class TestSamplerBudget(StrategyContract):
+    """A budget cap (wall-clock) must hold even when the sample count alone would not."""
+
+    spec = "sampler:samples=2000,budget_ms=20,close=3"
+    opponents = ("simple",)
+    hands = 4
+    variant_hands = 1
+    games = 0
+    max_decision_s = 0.1
+    mean_decision_s = 0.05
+    reproducible = False  # a wall-clock cap makes decisions depend on the machine's speed
 
 
 def contract_classes() -> list[type[StrategyContract]]:
@@ -38,6 +76,30 @@ def test_every_builtin_has_a_contract() -> None:
     covered = {parse_spec(c.spec).target for c in contract_classes()}
     missing = sorted(set(BUILTINS) - covered)
     assert not missing, f"built-ins without a contract class in tests/test_strategies.py: {missing}"
+
+
+class _Scribbler(Simple):
+    """Plays like simple but writes into the view it is given."""
+
+    def discard(self, view: PlayerView) -> Card:
+        view.history.append((view.seat, "discard", None))
+        return super().discard(view)
+
+
+class _Cheat(Simple):
+    """Discards a card it does not hold."""
+
+    def discard(self, view: PlayerView) -> Card:
+        return next(c for c in range(52) if not view.hand >> c & 1)
+
+
+@pytest.mark.parametrize(("cls", "field"), [(_Scribbler, "mutations"), (_Cheat, "forfeits")])
+def test_the_guard_catches_what_the_contract_forbids(cls: type[Simple], field: str) -> None:
+    record = Record()
+    pair = (Guard(cls(), record), Simple())
+    result = play_hand(Rules(), pair, deck_for(3), 0, (0, 0), (1, 2))
+    record.add_result(result, "self-test")
+    assert getattr(record, field), f"the guard missed a {cls.__doc__}"
 
 
 def test_every_builtin_describes_itself() -> None:

@@ -1,0 +1,394 @@
+"""``sampler``: ``aware``, with its hard calls checked by sampling deals and playing them out.
+
+It plays ``aware``'s move unless the decision is hard: knocking is legal (knock now or
+play on?), or other discards score within ``close`` points of ``aware``'s choice (at
+most ``candidates`` of them; the default 0 takes exact ties only - in sweeps, checking
+wider discard choices by playouts cost time and won nothing). Then it deals ``samples`` worlds consistent with what it
+has seen - the opponent holds the cards it picked up and still has, plus unseen cards;
+the stock is the rest, shuffled - and scores every option in every world: a knock now
+exactly (lay-offs included), anything else by playing the hand out with a fast policy
+(the opponent plays ``simple``: it takes the upcard only to meld, discards to the least
+deadwood and knocks at once; this seat also takes upcards that cut its deadwood, values
+live outs while discarding and knocks by ``aware``'s rule). Another option replaces
+``aware``'s only when its mean gain over the same worlds (paired) exceeds ``confidence``
+standard errors: playouts are noisy, and a cheap policy judges some plans unfairly.
+
+Soft evidence shapes the deal: a world whose opponent hand would not have made its last
+discard (a deadwood minimiser keeps its least deadwood) or would have taken the upcard it
+last passed is kept only with chance ``hint`` (1 ignores the evidence).
+
+Randomness comes only from the seat's generator, so the same seed replays every
+decision. ``samples`` is the control; ``budget_ms`` (0: none, the default) caps a
+decision's time - a cap that cuts a decision short makes the result depend on the
+machine's speed, so default runs never use one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+from ginsim.cards import FULL_DECK, RANK_MASK, Card, Mask
+from ginsim.layoff import best_layoff
+from ginsim.melds import MeldTables, tables_for
+from ginsim.rules import Rules
+from ginsim.view import PlayerView
+from strategies.aware import Aware, last_discard, outs_mask
+
+
+def _run_ranks() -> tuple[int, ...]:
+    """RUN_RANKS[p]: the ranks of 13-bit suit pattern p that lie in a run of three within p."""
+    out = []
+    for p in range(8192):
+        three = p & (p >> 1) & (p >> 2)
+        out.append(three | three << 1 | three << 2)
+    return tuple(out)
+
+
+RUN_RANKS = _run_ranks()
+
+
+def melds_with(card: Card, hand: Mask) -> bool:
+    """Whether ``card`` added to ``hand`` lies in a meld of the result."""
+    h = hand | 1 << card
+    rank = card % 13
+    if (h & RANK_MASK[rank]).bit_count() >= 3:
+        return True
+    return bool(RUN_RANKS[h >> (card - rank) & 8191] >> rank & 1)
+
+
+ROLLOUT_OUT_WEIGHT = 2.0
+ROLLOUT_OUT_TURNS = 20
+"""In playouts this seat discards by deadwood less ROLLOUT_OUT_WEIGHT per live out, the
+weight fading to nothing by turn ROLLOUT_OUT_TURNS."""
+ROLLOUT_PRUNE = 6
+"""... and only among the discards within this much of the least deadwood."""
+TAKE_GAIN = 4
+"""In playouts this seat also takes an upcard that lowers its deadwood by this much."""
+MAX_PLAYOUT_TURNS = 60
+"""A playout still going after this many turns (both seats keep taking each other's
+discards, so the stock never shrinks) counts as a draw."""
+
+
+def _pick(cards: Mask) -> Card:
+    """The highest card of a mask (a deterministic tie-break among equal discards)."""
+    return cards.bit_length() - 1
+
+
+def _discard(tables: MeldTables, hand: Mask, banned: Mask) -> tuple[int, Card]:
+    """The least deadwood after one discard from ``hand`` (not ``banned``) and a card that reaches it."""
+    dw, cards = tables.best_discard_mask(hand)
+    ok = cards & ~banned
+    if ok:
+        return dw, _pick(ok)
+    best, card = 1 << 30, -1
+    q = hand & ~banned
+    while q:
+        low = q & -q
+        q ^= low
+        v = tables.deadwood_mask(hand ^ low)
+        if v < best:
+            best, card = v, low.bit_length() - 1
+    return best, card
+
+
+def _discard_with_outs(tables: MeldTables, hand: Mask, banned: Mask, live: Mask, weight: float) -> tuple[int, Card]:
+    """A playout discard for this seat: least deadwood less ``weight`` per live out (the
+    cheap first version of ``aware``'s evaluation), and the deadwood it leaves."""
+    dwm = tables.deadwood_mask
+    cands = []
+    q = hand & ~banned
+    while q:
+        low = q & -q
+        q ^= low
+        cands.append((dwm(hand ^ low), low))
+    top = min(cands)[0] + ROLLOUT_PRUNE
+    best, best_dw, best_card = 1e9, 0, -1
+    for dw, low in cands:
+        if dw <= top:
+            v = dw - weight * (outs_mask(hand ^ low) & live).bit_count()
+            if v < best:
+                best, best_dw, best_card = v, dw, low.bit_length() - 1
+    return best_dw, best_card
+
+
+def score_knock(rules: Rules, tables: MeldTables, knocker: Mask, kd: int, defender: Mask) -> int:
+    """Points of a knock with ``kd`` deadwood, from the knocker's side (negative: undercut)."""
+    if kd == 0:
+        return rules.gin_bonus + tables.deadwood_mask(defender)
+    melds = tables.best_melds_mask(knocker).melds
+    after = best_layoff(defender, melds, tables)[0]
+    if kd < after:
+        return after - kd
+    return -(kd - after + rules.undercut_bonus)
+
+
+def playout(
+    rules: Rules,
+    tables: MeldTables,
+    me: Mask,
+    opp: Mask,
+    pile: list[Card],
+    stock: list[Card],
+    turn: int,
+    knock_at: int,
+    late_turn: int,
+    late_knock_at: int,
+) -> int:
+    """Play a hand to its end from the opponent's draw, with ``me`` and ``opp`` holding
+    10 cards, ``pile`` the discard pile (top last) and ``stock`` the stock (top last).
+    Both seats take the upcard when it melds (this seat also when it cuts its deadwood by
+    ``TAKE_GAIN``) and discard to the least deadwood; the opponent knocks as soon as it
+    can, this seat as ``aware`` would. Returns this seat's points."""
+    limit = rules.knock_limit
+    same_ok = rules.allow_discard_of_drawn_upcard
+    hands = [me, opp]
+    seat = 1
+    pile_mask = 0
+    for c in pile:
+        pile_mask |= 1 << c
+    if len(stock) <= 2:
+        return 0  # R23: the discard that led here ended the hand
+    for _ in range(MAX_PLAYOUT_TURNS):
+        turn += 1
+        h = hands[seat]
+        banned = 0
+        if pile and (
+            melds_with(pile[-1], h)
+            or (seat == 0 and tables.best_discard_mask(h | 1 << pile[-1])[0] <= tables.deadwood_mask(h) - TAKE_GAIN)
+        ):
+            card = pile.pop()
+            h |= 1 << card
+            pile_mask ^= 1 << card
+            if not same_ok:
+                banned = 1 << card
+        else:
+            h |= 1 << stock.pop()
+        if seat == 0 and turn < ROLLOUT_OUT_TURNS:
+            w = ROLLOUT_OUT_WEIGHT * (1.0 - turn / ROLLOUT_OUT_TURNS)
+            dw, card = _discard_with_outs(tables, h, banned, FULL_DECK & ~h & ~pile_mask, w)
+        else:
+            dw, card = _discard(tables, h, banned)
+        h ^= 1 << card
+        if dw <= limit and (seat == 1 or dw <= (knock_at if turn < late_turn else late_knock_at) or dw == 0):
+            pts = score_knock(rules, tables, h, dw, hands[1 - seat])
+            return pts if seat == 0 else -pts
+        hands[seat] = h
+        pile.append(card)
+        pile_mask |= 1 << card
+        if len(stock) <= 2:
+            return 0
+        seat = 1 - seat
+    return 0  # two players feeding each other from the pile: call it a draw
+
+
+class Sampler(Aware):
+    """``aware`` whose close discards and every knock decision are settled by playing out
+    sampled deals consistent with what it has seen (see the module docstring)."""
+
+    name = "sampler"
+    description = "aware + Monte Carlo: knocks and tied discards decided by playing out sampled deals"
+
+    def __init__(
+        self,
+        samples: int = 24,
+        budget_ms: float = 0.0,
+        close: float = 0.0,
+        candidates: int = 3,
+        hint: float = 0.2,
+        confidence: float = 1.0,
+        out_weight: float = 0.25,
+        out_turns: int = 15,
+        danger_weight: float = 4.0,
+        take_margin: float = 1.0,
+        value_margin: float = 1.0,
+        knock_at: int = 10,
+        late_turn: int = 20,
+        late_knock_at: int = 6,
+        threat_at: int = 0,
+        hot_factor: float = 2.5,
+        cold_factor: float = 0.5,
+    ) -> None:
+        super().__init__(
+            out_weight=out_weight,
+            out_turns=out_turns,
+            danger_weight=danger_weight,
+            take_margin=take_margin,
+            value_margin=value_margin,
+            knock_at=knock_at,
+            late_turn=late_turn,
+            late_knock_at=late_knock_at,
+            threat_at=threat_at,
+            hot_factor=hot_factor,
+            cold_factor=cold_factor,
+        )
+        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 0:
+            raise ValueError(f"samples must be a whole number >= 0, not {samples!r}")
+        if isinstance(candidates, bool) or not isinstance(candidates, int) or candidates < 1:
+            raise ValueError(f"candidates must be a whole number >= 1, not {candidates!r}")
+        if not budget_ms >= 0:
+            raise ValueError(f"budget_ms must be >= 0 (0: no cap), not {budget_ms!r}")
+        if not close >= 0:
+            raise ValueError(f"close must be >= 0, not {close!r}")
+        if not confidence >= 0:
+            raise ValueError(f"confidence must be >= 0, not {confidence!r}")
+        if not 0.0 < hint <= 1.0:
+            raise ValueError(f"hint must be in (0, 1], not {hint!r}")
+        self.samples = samples
+        self.budget_ms = budget_ms
+        self.close = close
+        self.candidates = candidates
+        self.hint = hint
+        self.confidence = confidence
+        self._plan: tuple[Mask, int, Card, bool] | None = None  # (hand, turn, discard, knock)
+
+    # -- worlds --------------------------------------------------------------------
+    def worlds(self, view: PlayerView, n: int) -> Iterator[tuple[Mask, list[Card]]]:
+        """``n`` deals of the unseen cards, one at a time: (opponent hand, stock top last)."""
+        rng = view.rng
+        tables = tables_for(view.rules.max_run_length)
+        unseen = []
+        q = view.unseen()
+        while q:
+            low = q & -q
+            q ^= low
+            unseen.append(low.bit_length() - 1)
+        known = view.opp_known
+        hidden = max(0, 10 - known.bit_count())
+        last = last_discard(view)
+        last_bit = 0 if last is None else 1 << last
+        passed = self._last_passed(view)
+        hint = self.hint
+        below = rng.below
+        size = len(unseen)
+        dealt = 0
+        tries = 0
+        while dealt < n:
+            tries += 1
+            cards = unseen.copy()
+            opp = known
+            for i in range(hidden):  # a partial shuffle deals the opponent's hidden cards
+                j = i + below(size - i)
+                cards[i], cards[j] = cards[j], cards[i]
+                opp |= 1 << cards[i]
+            if hint < 1.0 and tries <= 20 * n:
+                unlikely = (last_bit and not tables.best_discard_mask(opp | last_bit)[1] & last_bit) or (
+                    passed is not None and melds_with(passed, opp)
+                )
+                if unlikely and rng.random() >= hint:
+                    continue
+            for i in range(hidden, size - 1):  # then the stock's order
+                j = i + below(size - i)
+                cards[i], cards[j] = cards[j], cards[i]
+            dealt += 1
+            yield opp, cards[hidden:]
+
+    @staticmethod
+    def _last_passed(view: PlayerView) -> Card | None:
+        """The upcard the opponent declined on its last turn, if it did."""
+        me = view.seat
+        hist = view.history
+        for i in range(len(hist) - 1, -1, -1):
+            seat, action, card = hist[i]
+            if seat != me and action in ("draw", "pass"):
+                if action == "pass":
+                    return card
+                for j in range(i - 1, -1, -1):  # the top of the pile when it drew
+                    _, a2, c2 = hist[j]
+                    if a2 == "discard":
+                        return c2
+                    if a2 == "take":
+                        return None
+                return None
+            if seat != me and action == "take":
+                return None
+        return None
+
+    # -- evaluation ------------------------------------------------------------------
+    def evaluate(self, view: PlayerView, options: list[tuple[Card, bool]]) -> list[list[float]]:
+        """Points of each option (discard, knock) in each sampled world, as far as the
+        budget allows: ``out[world][option]``."""
+        rules = view.rules
+        tables = tables_for(rules.max_run_length)
+        hand = view.hand
+        deadline = time.perf_counter() + self.budget_ms / 1000.0 if self.budget_ms else None
+        base_pile = list(view.discard_pile)
+        out = []
+        for opp, stock in self.worlds(view, self.samples):
+            row = []
+            for card, knock in options:
+                mine = hand & ~(1 << card)
+                if knock:
+                    row.append(score_knock(rules, tables, mine, tables.deadwood_mask(mine), opp))
+                else:
+                    row.append(
+                        playout(
+                            rules,
+                            tables,
+                            mine,
+                            opp,
+                            [*base_pile, card],
+                            stock.copy(),
+                            view.turn,
+                            self.knock_at,
+                            self.late_turn,
+                            self.late_knock_at,
+                        )
+                    )
+            out.append(row)
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        return out
+
+    def settle(self, rows: list[list[float]]) -> int:
+        """The option to play, given each world's points per option: option 0 is ``aware``'s
+        choice, and another replaces it only when its mean gain over the worlds exceeds
+        ``confidence`` standard errors (the worlds are shared, so the gains are paired)."""
+        n = len(rows)
+        if n < 2:
+            return 0
+        best, best_gain = 0, 0.0
+        for j in range(1, len(rows[0])):
+            diffs = [row[j] - row[0] for row in rows]
+            mean = sum(diffs) / n
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+            if mean > best_gain and mean > self.confidence * (var / n) ** 0.5:
+                best, best_gain = j, mean
+        return best
+
+    # -- decisions -------------------------------------------------------------------
+    def discard(self, view: PlayerView) -> Card:
+        self._plan = None
+        card = super().discard(view)
+        if not self.samples:
+            return card
+        hand = view.hand
+        turn = view.turn
+        limit = view.rules.knock_limit
+        tables = tables_for(view.rules.max_run_length)
+        dw = tables.deadwood_mask(hand & ~(1 << card))
+        if dw == 0:
+            return card  # gin
+        knocks = dw <= limit and dw <= self.knock_limit_now(view)
+        options = [(card, knocks)]
+        if dw <= limit:
+            options.append((card, not knocks))
+        model = self.model(view)
+        banned = hand & ~view.legal_discards()
+        ranked = self.ranked_discards(view, hand, banned, model)
+        top = ranked[0][0] + self.close
+        for score, alt_dw, alt in ranked[: self.candidates]:
+            if alt != card and score <= top:
+                options.append((alt, False))
+                if alt_dw <= limit:
+                    options.append((alt, True))
+        if len(options) > 1:
+            card, knocks = options[self.settle(self.evaluate(view, options))]
+        self._plan = (hand, turn, card, knocks)
+        return card
+
+    def knock(self, view: PlayerView) -> bool:
+        plan = self._plan
+        if plan is not None and plan[0] == view.hand and plan[1] == view.turn and plan[2] == view.discard_choice:
+            return plan[3]
+        return super().knock(view)

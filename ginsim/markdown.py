@@ -19,6 +19,8 @@ CHART_CAPTIONS: dict[str, str] = {
     "blue cells win points for the row, red cells lose them, white is even.",
     "heatmap_win_rate": "Share of hands the row strategy scores in against the column strategy: "
     "blue above 50%, red below.",
+    "heatmap_game_win_rate": "Share of games to {target} the row strategy won against the column strategy: "
+    "blue above 50%, red below; the figure a player at the table cares about.",
     "sweep_points_per_hand": "Points per hand of `{base}` at each value of `{param}`, one line per opponent "
     "with its 95% band: the highest point is the best setting against that opponent.",
     "sweep_win_rate": "Share of hands `{base}` scores in at each value of `{param}`, one line per opponent "
@@ -137,7 +139,10 @@ def report_markdown(a: Analysis) -> str:
         ]
         out += [_md_table(["rank", "strategy", "rating", "95% interval", "hands won", "hands lost"], rows), ""]
         out += _embed(charts, ("ratings",), fill)
-        for fig, title in (("points_per_hand", "Points per hand"), ("win_rate", "Win rate")):
+        figs = [("points_per_hand", "Points per hand"), ("win_rate", "Win rate")]
+        if "game_win_rate" in a.summary:
+            figs.insert(0, ("game_win_rate", "Game win rate"))
+        for fig, title in figs:
             mat = matrix(a, fig)
             names = list(mat.index)
             rows = []
@@ -147,7 +152,7 @@ def report_markdown(a: Analysis) -> str:
                     v = mat.loc[n, c]
                     if n == c:
                         cells.append("·")
-                    elif fig == "win_rate":
+                    elif fig.endswith("rate"):
                         cells.append("—" if v != v else f"{100 * v:.1f}%")
                     else:
                         cells.append("—" if v != v else f"{v:+.2f}")

@@ -424,7 +424,10 @@ def draw_all(analysis: Analysis, svg: bool = False) -> list[Path]:
     played = describe_run(m, a.complete)
     charts: list[tuple[str, Figure]] = []
     if m["kind"] == "roundrobin":
-        for figure in ("points_per_hand", "win_rate"):
+        figures = ["points_per_hand", "win_rate"]
+        if "game_win_rate" in a.summary:
+            figures.insert(0, "game_win_rate")
+        for figure in figures:
             charts.append((f"heatmap_{figure}", heatmap(matrix(a, figure), figure, played)))
         if a.ratings is not None and not a.ratings.empty:
             charts.append(("ratings", ratings_chart(a.ratings, played)))

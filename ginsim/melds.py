@@ -153,6 +153,8 @@ class MeldTables:
         self.run_deadwood = T_ = tuple(T)
         self.runnable = RN_ = tuple(RN)
         self.suit_runs = tuple(RUNS)
+        # the same runs placed in each suit's field of a hand mask
+        self.placed_runs = tuple(tuple(tuple(r << (13 * suit) for r in runs) for runs in RUNS) for suit in range(4))
         self.gain = G_ = tuple(G)
         self.gain_cards = GC_ = tuple(GC)
         DELTA = tuple(delta)
@@ -392,17 +394,16 @@ class MeldTables:
                         best, best_g = v, g
                 groups |= best_g
         rest = h & ~groups
-        melds: list[Mask] = []
-        runs = self.suit_runs
-        for shift in (0, 13, 26, 39):
-            for run in runs[rest >> shift & 8191]:
-                melds.append(run << shift)
+        placed = self.placed_runs
+        melds = (
+            placed[0][rest & 8191] + placed[1][rest >> 13 & 8191] + placed[2][rest >> 26 & 8191] + placed[3][rest >> 39]
+        )
         while groups:
             low = groups & -groups
             grp = groups & RANK_MASK[RANK_OF[low.bit_length() - 1]]
-            melds.append(grp)
+            melds += (grp,)
             groups &= ~grp
-        return Melds(tuple(melds), self.runs_only(rest))
+        return Melds(melds, self.runs_only(rest))
 
     def is_meld(self, m: Mask) -> bool:
         """A group of 3-4 cards of one rank (R04) or a run of 3+ consecutive cards of one

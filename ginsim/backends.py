@@ -4,6 +4,7 @@ joblib's dask backend. The hand log is the same either way."""
 from __future__ import annotations
 
 import logging
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -86,6 +87,8 @@ def _connect(jobs: int, scheduler: str | None) -> tuple[Any, Any]:
             resolve_address(scheduler)  # a bad address fails here, before a Client half exists
             client = Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
         else:
+            # no dashboard is asked for; two runs at once must not print a port warning
+            warnings.filterwarnings("ignore", message=r"Port \d+ is already in use", category=UserWarning)
             with _workers_ignore_sigint():
                 cluster = LocalCluster(
                     n_workers=jobs,
@@ -160,7 +163,3 @@ def _drop_cut_short_gathers() -> None:
         logger = logging.getLogger(name)
         if _FILTER not in logger.filters:
             logger.addFilter(_FILTER)
-
-
-def describe(backend: str, scheduler: str | None) -> dict[str, Any]:
-    return {"backend": backend, "scheduler": scheduler}

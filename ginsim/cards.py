@@ -26,7 +26,6 @@ RANK_OF: tuple[int, ...] = tuple(c % 13 for c in range(52))
 SUIT_OF: tuple[int, ...] = tuple(c // 13 for c in range(52))
 VALUE_OF: tuple[int, ...] = tuple(min(c % 13 + 1, 10) for c in range(52))
 """R02: ace 1, two to ten face value, jack/queen/king 10."""
-BIT: tuple[Mask, ...] = tuple(1 << c for c in range(52))
 RANK_MASK: tuple[Mask, ...] = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))
 """All four cards of a rank."""
 SUIT_MASK: tuple[Mask, ...] = tuple(SUIT_FIELD << (13 * s) for s in range(4))
@@ -111,11 +110,6 @@ def cards_of(mask: Mask) -> Iterator[Card]:
 def cards_list(mask: Mask) -> list[Card]:
     """The cards of a mask as a list in increasing order."""
     return list(cards_of(mask))
-
-
-def count(mask: Mask) -> int:
-    """Number of cards in a mask."""
-    return mask.bit_count()
 
 
 def mask_value(mask: Mask) -> int:

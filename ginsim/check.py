@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ginsim.cards import CARD_NAMES, RANK_OF, SUIT_OF, cards_of, format_cards, sort_key, to_mask
+from ginsim.cards import CARD_NAMES, SUIT_OF, cards_of, sort_key, to_mask
 from ginsim.errors import CardError
 from ginsim.melds import tables_for
 from ginsim.rules import Rules
@@ -14,10 +14,6 @@ _SUIT_COLORS = {0: "green", 1: "blue", 2: "red", 3: "white"}
 
 def _names(mask: int) -> list[str]:
     return [CARD_NAMES[c] for c in sorted(cards_of(mask), key=sort_key)]
-
-
-def _value(mask: int) -> int:
-    return sum(min(RANK_OF[c] + 1, 10) for c in cards_of(mask))
 
 
 def check_hand(text: str, rules: Rules) -> dict[str, Any]:
@@ -105,5 +101,3 @@ def format_check(r: dict[str, Any], color: bool = False) -> str:
         lines.append("big gin   yes: all 11 cards meld")
     return "\n".join(lines)
 
-
-__all__ = ["check_hand", "format_cards", "format_check"]

@@ -25,14 +25,18 @@ machine's speed, so default runs never use one.
 
 from __future__ import annotations
 
+import functools
+import math
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+
+import numpy as np
 
 from ginsim.cards import FULL_DECK, RANK_MASK, Card, Mask
 from ginsim.layoff import best_layoff
 from ginsim.melds import MeldTables, tables_for
 from ginsim.rules import Rules
-from ginsim.view import PlayerView
+from ginsim.view import DRAW, PlayerView
 from strategies.aware import Aware, last_discard, outs_mask
 
 
@@ -134,8 +138,10 @@ def playout(
     knock_at: int,
     late_turn: int,
     late_knock_at: int,
+    take: bool | None = None,
 ) -> int:
-    """Play a hand to its end from the opponent's draw, with ``me`` and ``opp`` holding
+    """Play a hand to its end from the opponent's draw (or, with ``take`` set, from this
+    seat's draw: True takes the upcard, False draws from the stock), ``me`` and ``opp`` holding
     10 cards, ``pile`` the discard pile (top last) and ``stock`` the stock (top last).
     Both seats take the upcard when it melds (this seat also when it cuts its deadwood by
     ``TAKE_GAIN``) and discard to the least deadwood; the opponent knocks as soon as it
@@ -143,7 +149,7 @@ def playout(
     limit = rules.knock_limit
     same_ok = rules.allow_discard_of_drawn_upcard
     hands = [me, opp]
-    seat = 1
+    seat = 1 if take is None else 0
     pile_mask = 0
     for c in pile:
         pile_mask |= 1 << c
@@ -153,10 +159,14 @@ def playout(
         turn += 1
         h = hands[seat]
         banned = 0
-        if pile and (
-            melds_with(pile[-1], h)
-            or (seat == 0 and tables.best_discard_mask(h | 1 << pile[-1])[0] <= tables.deadwood_mask(h) - TAKE_GAIN)
-        ):
+        if take is not None:
+            taking, take = take, None
+        else:
+            taking = bool(pile) and (
+                melds_with(pile[-1], h)
+                or (seat == 0 and tables.best_discard_mask(h | 1 << pile[-1])[0] <= tables.deadwood_mask(h) - TAKE_GAIN)
+            )
+        if taking:
             card = pile.pop()
             h |= 1 << card
             pile_mask ^= 1 << card
@@ -182,6 +192,43 @@ def playout(
     return 0  # two players feeding each other from the pile: call it a draw
 
 
+HAND_POINTS = [(15 + 3 * k) if k <= 10 else 45 * math.exp((10 - k) / 14) for k in range(1, 201)]
+"""The points a hand's winner scores, k = 1, 2, ... (relative weights): a fit to the hands of
+``sampler`` against ``aware`` (most hands 5-15 points, the tail halving every ~10 points)."""
+
+
+@functools.lru_cache(maxsize=8)
+def game_table(target: int) -> tuple[tuple[float, ...], ...]:
+    """``W[a][b]``: the chance of winning a game to ``target`` from scores (a, b) between
+    equal players (each wins half the hands, points as ``HAND_POINTS``; draws are replayed)."""
+    w = np.array(HAND_POINTS[:target])
+    p = w / w.sum() / 2
+    tbl = np.zeros((target + 1, target + 1))
+    tbl[target, :] = 1.0  # row ``target``: this seat has won (whatever it scored over)
+    for a in range(target - 1, -1, -1):
+        n = target - a
+        win = p[:n] @ tbl[a + 1 : a + 1 + n, :target] + p[n:].sum()
+        for b in range(target - 1, -1, -1):
+            m = target - 1 - b
+            tbl[a, b] = win[b] + (p[:m] @ tbl[a, b + 1 : b + 1 + m] if m else 0.0)
+    return tuple(tuple(float(x) for x in row[:target]) for row in tbl[:target])
+
+
+def game_worth(target: int, mine: int, theirs: int) -> Callable[[float], float]:
+    """A hand's points (this seat's side) turned into its chance of winning the game, in %."""
+    tbl = game_table(target)
+    row = tbl[min(mine, target - 1)]
+
+    def worth(pts: float) -> float:
+        if pts > 0:
+            return 100.0 if mine + pts >= target else 100.0 * tbl[mine + int(pts)][theirs]
+        if pts < 0:
+            return 0.0 if theirs - pts >= target else 100.0 * row[theirs - int(pts)]
+        return 100.0 * row[theirs]
+
+    return worth
+
+
 class Sampler(Aware):
     """``aware`` whose close discards and every knock decision are settled by playing out
     sampled deals consistent with what it has seen (see the module docstring)."""
@@ -197,6 +244,9 @@ class Sampler(Aware):
         candidates: int = 3,
         hint: float = 0.2,
         confidence: float = 1.0,
+        selection: float = 1.0,
+        game: int = 1,
+        take_close: float = 0.0,
         out_weight: float = 0.25,
         out_turns: int = 15,
         danger_weight: float = 4.0,
@@ -232,6 +282,12 @@ class Sampler(Aware):
             raise ValueError(f"close must be >= 0, not {close!r}")
         if not confidence >= 0:
             raise ValueError(f"confidence must be >= 0, not {confidence!r}")
+        if not take_close >= 0:
+            raise ValueError(f"take_close must be >= 0, not {take_close!r}")
+        if not selection >= 0:
+            raise ValueError(f"selection must be >= 0, not {selection!r}")
+        if game not in (0, 1) or isinstance(game, bool):
+            raise ValueError(f"game must be 0 (points) or 1 (game win chances), not {game!r}")
         if not 0.0 < hint <= 1.0:
             raise ValueError(f"hint must be in (0, 1], not {hint!r}")
         self.samples = samples
@@ -240,11 +296,18 @@ class Sampler(Aware):
         self.candidates = candidates
         self.hint = hint
         self.confidence = confidence
+        self.selection = selection
+        self.game = game
+        self.take_close = take_close
         self._plan: tuple[Mask, int, Card, bool] | None = None  # (hand, turn, discard, knock)
 
     # -- worlds --------------------------------------------------------------------
     def worlds(self, view: PlayerView, n: int) -> Iterator[tuple[Mask, list[Card]]]:
-        """``n`` deals of the unseen cards, one at a time: (opponent hand, stock top last)."""
+        """``n`` deals of the unseen cards, one at a time: (opponent hand, stock top last).
+        The opponent's hidden cards are dealt, then improved as it would have improved them:
+        for ``selection`` x its stock draws so far it draws one more unseen card and drops its
+        worst (least-deadwood discard). A uniform deal would hand it far more deadwood than a
+        player that has been discarding well for several turns really holds."""
         rng = view.rng
         tables = tables_for(view.rules.max_run_length)
         unseen = []
@@ -253,35 +316,44 @@ class Sampler(Aware):
             low = q & -q
             q ^= low
             unseen.append(low.bit_length() - 1)
+        me = view.seat
         known = view.opp_known
         hidden = max(0, 10 - known.bit_count())
+        size = len(unseen)
+        draws = sum(1 for seat, action, _ in view.history if seat != me and action == "draw")
+        extra = max(0, min(int(self.selection * draws + 0.5), size - hidden - 2))
+        deal = hidden + extra
         last = last_discard(view)
         last_bit = 0 if last is None else 1 << last
         passed = self._last_passed(view)
         hint = self.hint
         below = rng.below
-        size = len(unseen)
         dealt = 0
         tries = 0
         while dealt < n:
             tries += 1
             cards = unseen.copy()
-            opp = known
-            for i in range(hidden):  # a partial shuffle deals the opponent's hidden cards
+            for i in range(deal):  # a partial shuffle deals the opponent's cards, then its draws
                 j = i + below(size - i)
                 cards[i], cards[j] = cards[j], cards[i]
+            opp = known
+            for i in range(hidden):
                 opp |= 1 << cards[i]
+            for i in range(hidden, deal):
+                opp |= 1 << cards[i]
+                opp ^= 1 << _discard(tables, opp, known)[1]
             if hint < 1.0 and tries <= 20 * n:
                 unlikely = (last_bit and not tables.best_discard_mask(opp | last_bit)[1] & last_bit) or (
                     passed is not None and melds_with(passed, opp)
                 )
                 if unlikely and rng.random() >= hint:
                     continue
-            for i in range(hidden, size - 1):  # then the stock's order
-                j = i + below(size - i)
-                cards[i], cards[j] = cards[j], cards[i]
+            stock = [c for c in cards if not opp >> c & 1] if extra else cards[hidden:]
+            for i in range(len(stock) - 1):  # then the stock's order
+                j = i + below(len(stock) - i)
+                stock[i], stock[j] = stock[j], stock[i]
             dealt += 1
-            yield opp, cards[hidden:]
+            yield opp, stock
 
     @staticmethod
     def _last_passed(view: PlayerView) -> Card | None:
@@ -313,6 +385,7 @@ class Sampler(Aware):
         hand = view.hand
         deadline = time.perf_counter() + self.budget_ms / 1000.0 if self.budget_ms else None
         base_pile = list(view.discard_pile)
+        worth = game_worth(rules.target_score, *view.scores) if self.game else None
         out = []
         for opp, stock in self.worlds(view, self.samples):
             row = []
@@ -335,7 +408,7 @@ class Sampler(Aware):
                             self.late_knock_at,
                         )
                     )
-            out.append(row)
+            out.append(row if worth is None else [worth(p) for p in row])
             if deadline is not None and time.perf_counter() > deadline:
                 break
         return out
@@ -386,6 +459,47 @@ class Sampler(Aware):
             card, knocks = options[self.settle(self.evaluate(view, options))]
         self._plan = (hand, turn, card, knocks)
         return card
+
+    def take_upcard(self, view: PlayerView) -> bool:
+        if not (self.samples and self.take_close and view.phase == DRAW and view.upcard is not None):
+            return super().take_upcard(view)
+        first, second = self.take_edges(view)
+        edge = first if second is None or first > second else second
+        take = edge > 0
+        if abs(edge) > self.take_close:
+            return take
+        rows = self.evaluate_draw(view, take)
+        return take if self.settle(rows) == 0 else not take
+
+    def evaluate_draw(self, view: PlayerView, take: bool) -> list[list[float]]:
+        """As ``evaluate``, for the draw: [aware's choice, the other] played out from this draw."""
+        rules = view.rules
+        tables = tables_for(rules.max_run_length)
+        deadline = time.perf_counter() + self.budget_ms / 1000.0 if self.budget_ms else None
+        base_pile = list(view.discard_pile)
+        worth = game_worth(rules.target_score, *view.scores) if self.game else None
+        out = []
+        for opp, stock in self.worlds(view, self.samples):
+            row = []
+            for option in (take, not take):
+                pts = playout(
+                    rules,
+                    tables,
+                    view.hand,
+                    opp,
+                    base_pile.copy(),
+                    stock.copy(),
+                    view.turn - 1,
+                    self.knock_at,
+                    self.late_turn,
+                    self.late_knock_at,
+                    take=option,
+                )
+                row.append(pts if worth is None else worth(pts))
+            out.append(row)
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        return out
 
     def knock(self, view: PlayerView) -> bool:
         plan = self._plan

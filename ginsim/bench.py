@@ -22,7 +22,7 @@ from ginsim.cards import Card
 from ginsim.engine import play_hand
 from ginsim.melds import DEFAULT_TABLES
 from ginsim.rules import Rules
-from ginsim.seeding import deal_seed, deck_for
+from ginsim.seeding import check_decks, deal_seed, deal_seeds, deck_for, decks_for
 from ginsim.strategy import Strategy
 from ginsim.view import PlayerView
 from strategies.simple import Simple
@@ -96,11 +96,13 @@ def bench_melds(seconds: float, reps: int, hands: int = 20_000) -> tuple[float, 
 def bench_engine(seconds: float, reps: int, deals: int = 500) -> float:
     """simple vs simple hands per second through play_hand, fresh strategies each hand."""
     rules = Rules()
-    decks = [(deck_for(deal_seed(BENCH_SEED, i)), deal_seed(BENCH_SEED, i)) for i in range(deals)]
+    seeds = deal_seeds(BENCH_SEED, 0, deals)
+    # as the runner does: the decks of a chunk are checked at once, not one per hand
+    decks = list(zip(check_decks(decks_for(seeds)).tolist(), seeds.tolist(), strict=True))
 
     def work() -> int:
         for i, (deck, s) in enumerate(decks):
-            play_hand(rules, (Simple(), Simple()), deck, i % 2, seeds=(s, s ^ 1))
+            play_hand(rules, (Simple(), Simple()), deck, i % 2, seeds=(s, s ^ 1), checked=True)
         return len(decks)
 
     return _rate(work, seconds, reps)

@@ -90,12 +90,14 @@ def play_hand(
     scores: tuple[int, int] = (0, 0),
     seeds: tuple[int, int] = (0, 0),
     log: list[Event] | None = None,
+    checked: bool = False,
 ) -> HandResult:
     """Play one hand: ``strategies[s]`` plays seat ``s``; seat ``dealer`` deals.
 
     A strategy that raises, answers with an illegal move or overruns the clock forfeits
-    the hand (R25, R26); the result says who, what kind and why."""
-    hand = Hand(rules, deck, dealer, scores, seeds, log)
+    the hand (R25, R26); the result says who, what kind and why. ``checked`` says the
+    deck is already known to be a list of the 52 card ints (``seeding.check_decks``)."""
+    hand = Hand(rules, deck, dealer, scores, seeds, log, checked)
     views = hand.views
     deadwood = hand.tables.deadwood_mask
     knock_limit = rules.knock_limit

@@ -39,15 +39,19 @@ def play_game(
     first_dealer: int,
     seeds_for_hand: Callable[[int], tuple[int, int]],
     max_hands: int = MAX_HANDS_PER_GAME,
+    checked: bool = False,
 ) -> GameResult:
     """Play hands until a seat reaches the target; a forfeit ends the game at once (R25,
     R26). ``deck_for_hand(h)`` and ``seeds_for_hand(h)`` give the h-th hand's deck and
-    the two seats' random seeds."""
+    the two seats' random seeds; ``checked``: its decks are known to be lists of the
+    52 card ints."""
     scores = [0, 0]
     dealer = first_dealer
     hands: list[HandResult] = []
     for h in range(max_hands):
-        res = play_hand(rules, strategies, deck_for_hand(h), dealer, (scores[0], scores[1]), seeds_for_hand(h))
+        res = play_hand(
+            rules, strategies, deck_for_hand(h), dealer, (scores[0], scores[1]), seeds_for_hand(h), checked=checked
+        )
         hands.append(res)
         if res.outcome == FORFEIT:
             return GameResult(res.winner, (scores[0], scores[1]), tuple(hands), first_dealer)

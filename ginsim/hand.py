@@ -114,8 +114,13 @@ class Hand:
         scores: tuple[int, int] = (0, 0),
         seeds: tuple[int, int] = (0, 0),
         log: list[Event] | None = None,
+        checked: bool = False,
     ) -> None:
-        if type(deck) is not list or set(map(type, deck)) != _INT_ONLY or sorted(deck) != _ALL_CARDS:
+        # ``checked``: the caller already knows ``deck`` is a list of the 52 card ints
+        # (the runner checks whole chunks of decks at once, see seeding.check_decks)
+        if not checked and (
+            type(deck) is not list or set(map(type, deck)) != _INT_ONLY or sorted(deck) != _ALL_CARDS
+        ):
             deck = _checked_deck(deck)
         if dealer not in (0, 1):
             raise IllegalMoveError(f"dealer must be seat 0 or 1, not {dealer!r}")

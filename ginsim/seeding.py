@@ -66,6 +66,17 @@ def decks_for(seeds: np.ndarray | list[int]) -> np.ndarray:
     return np.argsort(keys, axis=1).astype(np.int8)
 
 
+_CARD_ORDER = np.arange(52, dtype=np.int8)
+
+
+def check_decks(decks: np.ndarray) -> np.ndarray:
+    """``decks`` itself, after checking that every row holds each card 0..51 once (the
+    engine then skips its own per-hand check). ValueError otherwise."""
+    if decks.ndim != 2 or decks.shape[1] != 52 or not (np.sort(decks, axis=1) == _CARD_ORDER).all():
+        raise ValueError("a deck must hold each of the 52 cards (ints 0..51) exactly once")
+    return decks
+
+
 def deal_seeds(master: int, start: int, stop: int) -> np.ndarray:
     """Seeds of deals ``start..stop-1`` of a run played in single hands (uint64 array;
     element i equals ``deal_seed(master, start + i)``)."""

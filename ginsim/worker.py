@@ -19,7 +19,7 @@ from ginsim.engine import OUTCOMES, HandResult, play_hand
 from ginsim.game import play_game
 from ginsim.registry import StrategySpec
 from ginsim.rules import Rules
-from ginsim.seeding import deal_seeds, decks_for, game_deal_seed, strategy_seed, strategy_seeds
+from ginsim.seeding import check_decks, deal_seeds, decks_for, game_deal_seed, strategy_seed, strategy_seeds
 from ginsim.strategy import Strategy
 
 OUTCOME_CODE = {name: i for i, name in enumerate(OUTCOMES)}
@@ -150,7 +150,7 @@ def play_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
     rules = task.rules
     if task.mode == "hands":
         seeds = deal_seeds(task.seed, task.start, task.stop)
-        decks = decks_for(seeds).tolist()
+        decks = check_decks(decks_for(seeds)).tolist()
         per_copy = [
             (copy, strategy_seeds(seeds, task.pairing_key, copy, 0).tolist(),
              strategy_seeds(seeds, task.pairing_key, copy, 1).tolist())
@@ -161,7 +161,7 @@ def play_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
             dealer = first_dealer(unit)
             for copy, s0, s1 in per_copy:
                 strategies, seat_a = seats_for(copy, cls_a(**pa), cls_b(**pb))
-                r = play_hand(rules, strategies, deck, dealer, (0, 0), (s0[offset], s1[offset]))
+                r = play_hand(rules, strategies, deck, dealer, (0, 0), (s0[offset], s1[offset]), checked=True)
                 cols.add(task.pairing, unit, copy, 0, seat_a, r, (0, 0), False, -1)
     else:
         for unit in range(task.start, task.stop):
@@ -180,7 +180,7 @@ def _play_game_unit(
         while len(decks) <= h:  # draw decks in batches as the game goes on
             more = [game_deal_seed(task.seed, unit, i) for i in range(len(decks), len(decks) + 8)]
             seeds.extend(more)
-            decks.extend(decks_for(more).tolist())
+            decks.extend(check_decks(decks_for(more)).tolist())
         return decks[h]
 
     for copy in copies:
@@ -193,7 +193,7 @@ def _play_game_unit(
                 strategy_seed(seeds[h], task.pairing_key, copy, 1),
             )
 
-        game = play_game(task.rules, strategies, deck, first_dealer(unit), hand_seeds)
+        game = play_game(task.rules, strategies, deck, first_dealer(unit), hand_seeds, checked=True)
         scores = [0, 0]
         last = len(game.hands) - 1
         for h, r in enumerate(game.hands):

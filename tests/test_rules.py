@@ -397,6 +397,25 @@ def test_r08_deck_from_seeding_decks_for_is_dealt_correctly_or_refused():
     assert h.hands[0] == Hand(DEFAULT, deck_for(5), dealer=1).hands[0]
 
 
+def test_r01_check_decks_refuses_a_chunk_holding_a_bad_deck():
+    # the runner checks a chunk's decks at once and then lets the engine skip its own
+    # per-hand check: a chunk with any deck that is not the 52 cards once is refused
+    from ginsim.seeding import check_decks, decks_for
+
+    good = decks_for([1, 2, 3])
+    assert check_decks(good) is good
+    for bad in (good[:, :51], good.copy()):
+        if bad.shape[1] == 52:
+            bad[1, 7] = bad[1, 8]  # a card twice, another missing
+        with pytest.raises(ValueError, match="52 cards"):
+            check_decks(bad)
+    # and a deck given without ``checked`` is still checked by the engine itself
+    deck = deck_for(4)
+    deck[3] = deck[4]
+    with pytest.raises(IllegalMoveError, match="52 cards"):
+        Hand(DEFAULT, deck, dealer=0)
+
+
 NONDEALER = "AS 2S 3S 6H 6D 6C 9C TC JC 5D"  # deadwood 5 (5D)
 DEALER = "8H 8S 8D QD QS QH KD KS KC 5H"  # deadwood 5 (5H)
 

@@ -199,20 +199,16 @@ def play_hand(
             if type(card) is not int:
                 card = _as_card(card)
             knock = False
-            held = hand.hands[seat]
             # Whether to ask about a knock: the seat's own best-discard answer for this
             # very hand saves a deadwood call; a knock itself is verified in discard().
-            if (
-                type(card) is int
-                and 0 <= card < 52
-                and held >> card & 1
-                and (
-                    (dw := view._memo[0])
-                    if view._memo_hand == held and view._memo[1] >> card & 1
-                    else (dw := deadwood(held & ~(1 << card)))
-                )
-                <= knock_limit
-            ):
+            dw = 99
+            if type(card) is int and 0 <= card < 52:
+                held = hand.hands[seat]
+                if view._memo_hand == held and view._memo[1] >> card & 1:
+                    dw = view._memo[0]
+                elif held >> card & 1:
+                    dw = deadwood(held & ~(1 << card))
+            if dw <= knock_limit:
                 view.phase = KNOCK
                 view.discard_choice = card
                 view.discard_deadwood = dw

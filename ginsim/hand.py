@@ -247,21 +247,24 @@ class Hand:
         if self.phase is not DRAW:
             self.verify_draw()
         seat = self.to_move
-        me = self.views[seat]
-        opp = self.views[1 - seat]
-        if self.pile:
-            opp.opp_passed |= 1 << self.pile[-1]
-        card = self.deck[self.next_stock]
-        self.next_stock += 1
-        self.hands[seat] |= 1 << card
-        self.drawn = card
-        self.drawn_from_pile = False
+        views = self.views
+        me = views[seat]
+        opp = views[1 - seat]
+        pile = self.pile
+        if pile:
+            opp.opp_passed |= 1 << pile[-1]
+        i = self.next_stock
+        card = self.deck[i]
+        self.next_stock = i + 1
+        hands = self.hands
+        held = hands[seat] = hands[seat] | 1 << card
+        self.drawn = card  # drawn_from_pile is already False: no card was taken this turn
         self.phase = DISCARD
-        me.hand = self.hands[seat]
+        me.hand = held
         me.drawn = card
         me.drawn_from_pile = False
         me.phase = DISCARD
-        n = 52 - self.next_stock
+        n = 51 - i
         me.stock_size = n
         opp.stock_size = n
         # the drawer sees its card; the opponent only that a card was drawn
@@ -299,21 +302,23 @@ class Hand:
     def discard(self, card: Card, knock: bool = False) -> None:
         """Discard ``card``, knocking if asked (R11-R15); ends the turn or the hand."""
         seat = self.to_move
+        hands = self.hands
         if (
             knock
             or self.phase is not DISCARD
             or type(card) is not int
             or not 0 <= card < 52
-            or not self.hands[seat] >> card & 1
+            or not hands[seat] >> card & 1
             or (self.drawn_from_pile and card == self.drawn)
         ):
             self.verify_discard(card, knock)  # raises with the reason, or passes if legal
         bit = 1 << card
-        self.hands[seat] &= ~bit
+        held = hands[seat] = hands[seat] ^ bit
         self.pile.append(card)
-        me = self.views[seat]
-        opp = self.views[1 - seat]
-        me.hand = self.hands[seat]
+        views = self.views
+        me = views[seat]
+        opp = views[1 - seat]
+        me.hand = held
         me._pile.append(card)
         me.pile_mask |= bit
         me.upcard = card

@@ -97,8 +97,10 @@ def strategies(as_json: bool) -> None:
         click.echo(json.dumps(rows, default=str))
         return
     for row in rows:
-        params = ", ".join(f"{k}={v}" for k, v in row["parameters"].items()) or "(no parameters)"
         click.echo(f"{row['name']:<12} {row['description']}")
+        if row.get("error"):
+            continue  # a plugin that cannot load: its parameters are unknown
+        params = ", ".join(f"{k}={v}" for k, v in row["parameters"].items()) or "(no parameters)"
         click.echo(f"{'':<12} parameters: {params}")
 
 

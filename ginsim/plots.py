@@ -129,7 +129,7 @@ def describe_run(manifest: dict[str, Any], complete: bool = True) -> str:
     elif m["kind"] == "sweep" and pairings:
         values = list(dict.fromkeys(p["value"] for p in pairings))
         opponents = ", ".join(dict.fromkeys(p["label_b"] for p in pairings))
-        who = f"{sweep_base(m)}, {m.get('param')} = {values[0]}…{values[-1]} vs {opponents}"
+        who = f"{sweep_base(m)}, {m.get('param')} = {_values_text(values)} vs {opponents}"
     else:
         who = f"round-robin of {len(m['strategies'])} strategies"
     stopped = m.get("stopped") if m.get("status") == "stopped" else None
@@ -143,6 +143,18 @@ def describe_run(manifest: dict[str, Any], complete: bool = True) -> str:
         size += ", duplicate deals"
     rules = ", ".join(f"{k}={v}" for k, v in (m.get("rules_differ") or {}).items()) or "default rules"
     return " · ".join([who, size, rules]) + ("" if complete or stopped else " · partial run")
+
+
+def _values_text(values: list[Any]) -> str:
+    """A sweep's values: ``0…10`` for every whole number between, else the list (``2, 6, 10``)."""
+    if len(values) <= 2:
+        return ", ".join(str(v) for v in values)
+    whole = all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+    if whole and values == list(range(values[0], values[-1] + 1)):
+        return f"{values[0]}…{values[-1]}"
+    if len(values) <= 6:
+        return ", ".join(str(v) for v in values)
+    return f"{values[0]}…{values[-1]} ({len(values)} values)"
 
 
 def _font(n: int) -> float:
@@ -298,7 +310,9 @@ def outcome_chart(counts: pd.DataFrame, played: str = "", ax: Axes | None = None
 
 def turns_chart(hist: pd.DataFrame, played: str = "", ax: Axes | None = None) -> Figure:
     """Histogram of hand length in turns: every hand (grey bars), plus a step line per
-    strategy when there are at most six. ``hist``: rows ALL and strategies, columns turns."""
+    strategy when there are at most six and they differ (in a single pairing both sides
+    played the same hands, so lines would only hide each other). ``hist``: rows ALL and
+    strategies, columns turns."""
     fig, ax = _figure(ax, (8.0, 4.8))
     turns = np.array(hist.columns, dtype=float)
     every = hist.loc[ALL].to_numpy(dtype=float)
@@ -306,7 +320,9 @@ def turns_chart(hist: pd.DataFrame, played: str = "", ax: Axes | None = None) ->
     ax.bar(turns, every / total, width=1.0, color="#bdbdbd", edgecolor="white", linewidth=0.3, label=ALL)
     mean = float((turns * every).sum() / total)
     others = [k for k in hist.index if k != ALL]
-    if 1 < len(others) <= 6:
+    shares = {k: hist.loc[k].to_numpy(dtype=float) / (hist.loc[k].sum() or 1.0) for k in others}
+    alike = all(np.allclose(v, every / total) for v in shares.values())
+    if 1 < len(others) <= 6 and not alike:
         for k in others:
             row = hist.loc[k].to_numpy(dtype=float)
             ax.step(turns, row / (row.sum() or 1.0), where="mid", linewidth=1.3, label=str(k))
@@ -363,17 +379,34 @@ def sprt_chart(trace: pd.DataFrame, result: dict[str, Any], played: str = "", ax
     ax.axhline(upper, color="#2171b5", lw=1.2, ls="--")
     ax.axhline(lower, color="#cb181d", lw=1.2, ls="--")
     ax.axhline(0.0, color="#969696", lw=0.8)
-    ax.text(0, upper, f" accept H1 (elo1={result['elo1']:g}): {upper:.2f}", va="bottom", ha="left", fontsize=9,
-            color="#2171b5")
-    ax.text(0, lower, f" accept H0 (elo0={result['elo0']:g}): {lower:.2f}", va="top", ha="left", fontsize=9,
-            color="#cb181d")
+    ax.text(
+        0,
+        upper,
+        f" accept H1 (elo1={result['elo1']:g}): {upper:.2f}",
+        va="bottom",
+        ha="left",
+        fontsize=9,
+        color="#2171b5",
+    )
+    ax.text(
+        0, lower, f" accept H0 (elo0={result['elo0']:g}): {lower:.2f}", va="top", ha="left", fontsize=9, color="#cb181d"
+    )
     ax.plot(hands, llr, color="#252525", lw=1.6, marker="o" if len(hands) <= 60 else None, ms=3)
     if len(hands):
-        ax.annotate(f"{result['decision']}\nLLR {llr[-1]:.2f} after {int(hands[-1]):,} hands", (hands[-1], llr[-1]),
-                    xytext=(-8, 0), textcoords="offset points", ha="right", va="center", fontsize=9)
+        ax.annotate(
+            f"{result['decision']}\nLLR {llr[-1]:.2f} after {int(hands[-1]):,} hands",
+            (hands[-1], llr[-1]),
+            xytext=(-8, 0),
+            textcoords="offset points",
+            ha="right",
+            va="center",
+            fontsize=9,
+        )
     span = max(upper - lower, float(np.abs(llr).max()) if len(llr) else 0.0)
-    ax.set_ylim(min(lower, float(llr.min()) if len(llr) else lower) - 0.15 * span,
-                max(upper, float(llr.max()) if len(llr) else upper) + 0.15 * span)
+    ax.set_ylim(
+        min(lower, float(llr.min()) if len(llr) else lower) - 0.15 * span,
+        max(upper, float(llr.max()) if len(llr) else upper) + 0.15 * span,
+    )
     ax.set_xlim(0, right * 1.02)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 2.5, 5, 10]))
     ax.set_xlabel("hands played (deal pairs × 2, chunks in order)")

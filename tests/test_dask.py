@@ -83,7 +83,21 @@ def test_without_the_extra_dask_is_one_line(monkeypatch: pytest.MonkeyPatch, run
     r = run_cli(*BASE, "--backend", "dask", "-q", "--out", str(tmp_path / "x"))
     assert r.code == 2
     assert r.err == "ginsim: error: --backend dask needs dask and distributed: pip install 'ginsim[dask]'\n"
-    assert json.loads((tmp_path / "x" / "manifest.json").read_text())["status"] == "failed"
+    assert not (tmp_path / "x").exists()  # checked before anything is written
+
+
+def test_without_the_extra_an_existing_run_is_left_as_it_was(
+    monkeypatch: pytest.MonkeyPatch, run_cli, tmp_path: Path
+) -> None:
+    out = tmp_path / "run"
+    assert run_cli(*BASE, "-q", "--out", str(out)).code == 0
+    chunks = sorted(out.glob("hands/*.parquet"))
+    chunks[-1].unlink()  # a partial run, to be resumed
+    before = {p.name: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    r = run_cli(*BASE, "--backend", "dask", "-q", "--out", str(out))
+    assert r.code == 2 and "pip install 'ginsim[dask]'" in r.err
+    assert {p.name: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
 
 
 def _free_port() -> int:

@@ -373,3 +373,11 @@ def test_charts_use_no_pyplot(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
     assert (tmp_path / "h.png").is_file()
+
+
+def test_turns_chart_draws_strategy_lines_only_when_they_differ() -> None:
+    same = pd.DataFrame([[0, 2, 3], [0, 2, 3], [0, 2, 3]], index=[ALL, "a", "b"], columns=[0, 1, 2])
+    assert turns_chart(same).axes[0].get_legend_handles_labels()[1] == ["mean 1.6 turns", ALL]
+    differ = pd.DataFrame([[0, 4, 6], [0, 3, 2], [0, 1, 4], [0, 0, 0]], index=[ALL, "a", "b", "c"], columns=[0, 1, 2])
+    labels = turns_chart(differ).axes[0].get_legend_handles_labels()[1]
+    assert {"a", "b", "c"} <= set(labels)

@@ -171,7 +171,16 @@ def _figure(ax: Axes | None, size: tuple[float, float]) -> tuple[Figure, Axes]:
 
 
 def _title(ax: Axes, what: str, played: str) -> None:
-    width = int(ax.figure.get_figwidth() * 10.5)  # type: ignore[union-attr]
+    """The title over the axes, its second line wrapped so that it stays inside the figure:
+    the title is centred on the axes, which long tick labels on the left (or a colour bar on
+    the right) push off the figure's centre."""
+    fig = ax.figure
+    labels = ax.get_yticklabels()
+    size = labels[0].get_fontsize() if labels else 9.0
+    left = 0.6 + _label_width([t.get_text() for t in labels]) * float(size) / 9.0
+    right = 0.3 + (1.3 if len(fig.axes) > 1 else 0.0)  # type: ignore[union-attr]
+    room = fig.get_figwidth() - abs(left - right) - 0.3  # type: ignore[union-attr]
+    width = max(30, int(room * 10.5))
     text = what + ("\n" + textwrap.fill(played, width) if played else "")
     ax.set_title(text, fontsize=10.5)
 
@@ -449,10 +458,14 @@ def draw_all(analysis: Analysis, svg: bool = False) -> list[Path]:
     m = a.manifest
     out = a.folder / CHARTS_DIR
     out.mkdir(exist_ok=True)
-    for old in [*out.glob("*.png"), *out.glob("*.svg")]:
-        if old.stem.startswith(_STEMS):
-            old.unlink()
+
+    def clear() -> None:  # only once the new charts are drawn: a failure keeps the old ones
+        for old in [*out.glob("*.png"), *out.glob("*.svg")]:
+            if old.stem.startswith(_STEMS):
+                old.unlink()
+
     if a.summary.empty:
+        clear()
         return []
     played = describe_run(m, a.complete)
     charts: list[tuple[str, Figure]] = []
@@ -476,6 +489,7 @@ def draw_all(analysis: Analysis, svg: bool = False) -> list[Path]:
     charts.append(("knock_deadwood", knock_deadwood_chart(counts.frame("deadwood", order), played)))
     if a.sprt is not None and m.get("stopped"):
         charts.append(("sprt", sprt_chart(a.sprt, m["stopped"], played)))
+    clear()
     written: list[Path] = []
     for stem, fig in charts:
         written += save(fig, out, stem, svg)

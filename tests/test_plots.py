@@ -381,3 +381,69 @@ def test_turns_chart_draws_strategy_lines_only_when_they_differ() -> None:
     differ = pd.DataFrame([[0, 4, 6], [0, 3, 2], [0, 1, 4], [0, 0, 0]], index=[ALL, "a", "b", "c"], columns=[0, 1, 2])
     labels = turns_chart(differ).axes[0].get_legend_handles_labels()[1]
     assert {"a", "b", "c"} <= set(labels)
+
+
+def test_sweep_titles_name_the_values_played(runs: dict[str, Path]) -> None:
+    from ginsim.plots import describe_run
+
+    manifest = analyze(runs["games"]).manifest
+
+    def with_values(values: list[int]) -> str:
+        pairings = [{**manifest["pairings"][0], "value": v} for v in values]
+        return describe_run({**manifest, "pairings": pairings})
+
+    assert "knock_at = 0…10 vs" in with_values(list(range(11)))
+    assert "knock_at = 2, 6, 10 vs" in with_values([2, 6, 10])
+    assert "knock_at = 0…20 (11 values) vs" in with_values(list(range(0, 21, 2)))
+
+
+def test_a_plot_that_fails_keeps_the_old_charts_and_report(runs: dict[str, Path], tmp_path: Path, run_cli) -> None:
+    folder = tmp_path / "m"
+    shutil.copytree(runs["match"], folder)
+    before = {p.name: p.read_bytes() for p in [folder / "report.md", *sorted((folder / "charts").iterdir())]}
+    chunk = sorted((folder / "hands").glob("*.parquet"))[-1]
+    good = chunk.read_bytes()
+    chunk.write_bytes(b"not parquet")  # a damaged hand log
+    r = run_cli("plot", str(folder))
+    assert r.code == 2 and len(r.err.strip().splitlines()) == 1 and "cannot read the hand log" in r.err
+    after = {p.name: p.read_bytes() for p in [folder / "report.md", *sorted((folder / "charts").iterdir())]}
+    assert after == before
+    chunk.write_bytes(good)
+    assert run_cli("plot", str(folder), "-q").code == 0
+
+
+def test_charts_are_replaced_only_once_the_new_ones_are_drawn(
+    runs: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ginsim.plots
+
+    folder = tmp_path / "m"
+    shutil.copytree(runs["match"], folder)
+    before = {p.name: p.read_bytes() for p in sorted((folder / "charts").iterdir())}
+
+    def broken(*_args: object) -> None:
+        raise RuntimeError("drawing failed")
+
+    monkeypatch.setattr(ginsim.plots, "read_log_counts", broken)
+    with pytest.raises(RuntimeError):
+        draw_all(analyze(folder))
+    assert {p.name: p.read_bytes() for p in sorted((folder / "charts").iterdir())} == before
+
+
+def test_titles_stay_inside_the_figure_with_long_strategy_names() -> None:
+    names = ["random:take_chance=0.9,knock_chance=0.1", *[f"threshold:knock_at={i}" for i in range(11)]]
+    played = "round-robin of 12 strategies · 40 hands per pairing, duplicate deals · gin_bonus=25"
+    rng = np.random.default_rng(3)
+    r = np.sort(rng.uniform(-600, 200, 12))[::-1]
+    ratings = pd.DataFrame({"strategy": names, "rating": r, "rating_lo": r - 40, "rating_hi": r + 40})
+    values = rng.uniform(-5, 5, (12, 12))
+    np.fill_diagonal(values, np.nan)
+    outcomes = pd.DataFrame(np.ones((12, len(OUTCOME_CATEGORIES))), index=names, columns=list(OUTCOME_CATEGORIES))
+    for fig in (
+        ratings_chart(ratings, played),
+        heatmap(pd.DataFrame(values, index=names, columns=names), "points_per_hand", played),
+        outcome_chart(outcomes, played),
+    ):
+        fig.canvas.draw()
+        box = fig.axes[0].title.get_window_extent()
+        assert box.x0 >= 0 and box.x1 <= fig.bbox.x1, (fig.axes[0].get_title(), box, fig.bbox)

@@ -55,7 +55,7 @@ HELP = """Commands (a card is rank A 2-9 T J Q K, 10 also works, then suit C D H
   knock 7H      discard 7H and knock: the deadwood left must be at most the knock limit
   check         best melds, deadwood, best discards, whether a knock or gin is possible
   layoff 9S     when the bot has knocked: lay a card off on its melds; then done
-                (auto lays off the best cards, undo takes the last one back)
+                (auto lays off the best cards and ends; undo takes the last one back)
   hand          show the table again
   help          this list
   quit          stop the game (asks to confirm)"""
@@ -204,7 +204,9 @@ class HumanPlayer(Strategy):
         self.console.write(f"  {opp}'s melds  {s.melds(melds)}")
         fit = fits()
         hint = f"fits now: {' '.join(s.card(c) for c in fit)}" if fit else "none of your cards fits"
-        prompt = f"{opp} knocked. Lay off cards on its melds: layoff X ({hint}), then done; auto lays off the best."
+        prompt = (
+            f"{opp} knocked. Lay off cards on its melds: layoff X ({hint}), then done; auto lays off the best and ends."
+        )
         return self._decide(view, "layoff", prompt, act)  # type: ignore[return-value]
 
     def take_big_gin(self, view: PlayerView) -> bool:

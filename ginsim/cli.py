@@ -115,7 +115,11 @@ def run_options(f: Callable[..., Any]) -> Callable[..., Any]:
             "--seed", type=int, default=0, show_default=True, help="Master seed: fixes every deck and random choice."
         ),
         click.option(
-            "--jobs", "-j", type=int, default=None, help="Processes (default: every core; 1 runs in this process)."
+            "--jobs",
+            "-j",
+            type=click.IntRange(min=1),
+            default=None,
+            help="Processes (default: every core; 1 runs in this process).",
         ),
         click.option(
             "--out",

@@ -71,6 +71,9 @@ def test_check_accepts_card_text_variants(run_cli):
         (["check", "7H", "--rule", "next_dealer=nobody"], "next_dealer must be one of"),
         (["check", "7H", "--rules", "/nonexistent.toml"], "cannot read it"),
         (["nosuchcommand"], "No such command"),
+        (["match", "simple", "random", "--jobs", "0"], "0 is not in the range x>=1"),
+        (["sweep", "threshold", "--param", "knock_at=1:2", "--vs", "simple", "-j", "-1"], "-1 is not in the range"),
+        (["run", "experiments/knock_sweep.toml", "--jobs", "0"], "0 is not in the range x>=1"),
         (["check"], "Missing argument"),
     ],
 )

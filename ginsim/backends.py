@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ginsim.errors import RunError
+from ginsim.errors import RunError, StrategySpecError
 from ginsim.worker import ChunkTask, play_chunk
 
 BACKENDS = ("loky", "dask")
@@ -73,6 +73,12 @@ def _dask_results(tasks: list[ChunkTask], jobs: int, scheduler: str | None) -> I
             ) from None
         except TimeoutError as e:
             raise RunError(f"dask cluster {scheduler or '(local)'}: {e}") from None
+        except StrategySpecError as e:
+            if scheduler is None:
+                raise
+            raise StrategySpecError(
+                f"on a dask worker: {e} (a worker reads path/to/file.py from its own folder: see docs/dask.md)"
+            ) from None
         finally:
             client.close()
             if cluster is not None:

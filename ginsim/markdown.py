@@ -32,7 +32,8 @@ CHART_CAPTIONS: dict[str, str] = {
     "outcomes": "How each strategy's hands ended, seen from its side: greens are hands it scored (knock, "
     "gin, undercutting the opponent), oranges and reds hands it lost, grey draws.",
     "turns": "How long hands last: the share of hands that ended after each number of turns (draws taken), "
-    "all hands as grey bars and, when up to six strategies played different hands, one line each.",
+    "all hands as grey bars (grouping a few turns each when hands run long) and, when up to six strategies "
+    "played different hands, one line each.",
     "knock_deadwood": "The deadwood each strategy held when it knocked (0 is gin), as a share of its knocks: "
     "a strategy that waits for a better hand sits further left.",
     "sprt": "The sequential test's log-likelihood ratio after each chunk, against the hands played: the run "

@@ -60,6 +60,7 @@ _SIDES = {  # engine outcome -> its category for (the other side knocked, this s
 _CATEGORY = np.array([[OUTCOME_CATEGORIES.index(c) for c in _SIDES[o]] for o in OUTCOMES], dtype=np.int64)
 _LOG_COLUMNS = ["pairing", "seat_a", "outcome", "knocker", "knocker_deadwood", "turns"]
 _CELL: dict[str, Any] = {"ha": "center", "va": "center"}
+TURN_BARS = 100  # most bars in the hand-length histogram before they group turns
 _STEMS = ("heatmap_", "ratings", "sweep_", "outcomes", "turns", "knock_deadwood", "sprt")
 
 
@@ -320,25 +321,35 @@ def outcome_chart(counts: pd.DataFrame, played: str = "", ax: Axes | None = None
 def turns_chart(hist: pd.DataFrame, played: str = "", ax: Axes | None = None) -> Figure:
     """Histogram of hand length in turns: every hand (grey bars), plus a step line per
     strategy when there are at most six and they differ (in a single pairing both sides
-    played the same hands, so lines would only hide each other). ``hist``: rows ALL and
-    strategies, columns turns."""
+    played the same hands, so lines would only hide each other). Beyond ``TURN_BARS``
+    lengths the bars group several turns each, so that long hands (up to the 500-turn
+    cap) stay visible. ``hist``: rows ALL and strategies, columns turns 0, 1, 2, ..."""
     fig, ax = _figure(ax, (8.0, 4.8))
     turns = np.array(hist.columns, dtype=float)
     every = hist.loc[ALL].to_numpy(dtype=float)
     total = every.sum() or 1.0
-    ax.bar(turns, every / total, width=1.0, color="#bdbdbd", edgecolor="white", linewidth=0.3, label=ALL)
     mean = float((turns * every).sum() / total)
+    step = max(1, int(np.ceil(len(turns) / TURN_BARS)))
+    if step > 1:
+        groups = np.arange(len(turns)) // step
+        hist = hist.T.groupby(groups).sum().T
+        turns = np.array(hist.columns, dtype=float) * step + (step - 1) / 2  # bar centres
+        every = hist.loc[ALL].to_numpy(dtype=float)
+    edge = {"edgecolor": "white", "linewidth": 0.3}
+    ax.bar(turns, every / total, width=float(step), color="#bdbdbd", **edge, label=ALL)
     others = [k for k in hist.index if k != ALL]
     shares = {k: hist.loc[k].to_numpy(dtype=float) / (hist.loc[k].sum() or 1.0) for k in others}
     alike = all(np.allclose(v, every / total) for v in shares.values())
     if 1 < len(others) <= 6 and not alike:
         for k in others:
-            row = hist.loc[k].to_numpy(dtype=float)
-            ax.step(turns, row / (row.sum() or 1.0), where="mid", linewidth=1.3, label=str(k))
+            ax.step(turns, shares[k], where="mid", linewidth=1.3, label=str(k))
     ax.axvline(mean, color="black", linestyle="--", linewidth=0.9, label=f"mean {mean:.1f} turns")
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("hand length (turns: draws taken, the first-turn offer counting as one)")
+    ax.set_xlabel(
+        "hand length (turns: draws taken, the first-turn offer counting as one)"
+        + (f"; bars of {step} turns" if step > 1 else "")
+    )
     ax.set_ylabel("share of hands (%)")
     ax.legend(fontsize=8)
     _title(ax, "Hand length", played)

@@ -123,3 +123,22 @@ def test_a_scheduler_that_cannot_be_reached_is_one_line(
 def test_scheduler_needs_the_dask_backend(run_cli, tmp_path: Path) -> None:
     r = run_cli(*BASE, "--scheduler", "tcp://127.0.0.1:8786", "--out", str(tmp_path / "x"))
     assert r.code == 2 and "--scheduler is for --backend dask" in r.err
+
+
+def test_a_strategy_file_missing_on_a_worker_is_one_line_naming_the_worker(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from distributed import LocalCluster
+
+    import ginsim.backends
+    from ginsim.errors import StrategySpecError
+
+    def worker_without_the_file(_task: object) -> object:
+        raise StrategySpecError("strategy 'bot.py:Bot': no file 'bot.py'")
+
+    monkeypatch.setattr(ginsim.backends, "_play", worker_without_the_file)
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        r = run_cli(*BASE, "--backend", "dask", "--scheduler", cluster.scheduler_address, "-q", "--out", str(tmp_path))
+    assert r.code == 2
+    assert r.err.startswith("ginsim: error: on a dask worker: strategy 'bot.py:Bot': no file 'bot.py'")
+    assert r.err.count("\n") == 1

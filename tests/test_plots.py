@@ -447,3 +447,18 @@ def test_titles_stay_inside_the_figure_with_long_strategy_names() -> None:
         fig.canvas.draw()
         box = fig.axes[0].title.get_window_extent()
         assert box.x0 >= 0 and box.x1 <= fig.bbox.x1, (fig.axes[0].get_title(), box, fig.bbox)
+
+
+def test_long_hands_group_into_visible_bars() -> None:
+    counts = np.zeros(501)
+    counts[[10, 11, 12, 500]] = [5, 3, 2, 90]  # most hands hit the 500-turn cap
+    hist = pd.DataFrame([counts], index=[ALL], columns=range(501))
+    ax = turns_chart(hist).axes[0]
+    bars = ax.patches
+    assert len(bars) <= 100 and len(bars) * bars[0].get_width() >= 501
+    tallest = max(bars, key=lambda b: b.get_height())
+    assert tallest.get_height() == pytest.approx(0.9)
+    assert tallest.get_x() <= 500 <= tallest.get_x() + tallest.get_width()
+    assert sum(b.get_height() for b in bars) == pytest.approx(1.0)
+    assert "bars of 6 turns" in ax.get_xlabel()
+    assert "mean 451.1 turns" in ax.get_legend_handles_labels()[1]

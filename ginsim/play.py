@@ -118,6 +118,8 @@ class HumanPlayer(Strategy):
                     return False
                 raise _Refused(f"on the first-turn offer take {up} or pass; the stock comes after both players pass")
             if cmd in ("discard", "knock"):
+                if offer:
+                    raise _Refused(f"the first-turn offer comes first: take {up} or pass")
                 raise _Refused(f"draw first: take {up} or draw from the stock (stock)")
             return None
 
@@ -306,13 +308,14 @@ class HumanPlayer(Strategy):
         own, opp = view.scores
         dealer = "you deal" if view.is_dealer else f"{self.names[1]} deals"
         head = f"Hand {self.hand_number}, turn {view.turn}, {dealer} | You {own}, {self.names[1]} {opp}"
-        head += f" (to {self.target}) | stock {view.stock_size}"
-        limit = view.rules.time_per_hand
-        if limit is not None:
-            left = limit - self.used - (time.perf_counter() - self._t0 if self._deciding else 0.0)
-            head += f" | your clock {max(left, 0.0):.1f}s left of {limit:g}s"
+        head += f" (to {self.target})"
         pile = view.discard_pile
         top = f"{s.card(pile[-1])} (pile of {len(pile)})" if pile else "empty"
+        top += f" | stock {view.stock_size}"
+        limit = view.rules.time_per_hand
+        if limit is not None:  # on the second line, so that both lines fit 80 columns
+            left = limit - self.used - (time.perf_counter() - self._t0 if self._deciding else 0.0)
+            top += f" | your clock {max(left, 0.0):.1f}s left of {limit:g}s"
         hand, melds = hand_lines(s, view.hand, tables_for(view.rules.max_run_length))
         self.console.write(f"{head}\n  discard pile {top}\n  your hand    {hand}\n               {melds}")
 

@@ -130,6 +130,14 @@ def test_whole_scripted_game_through_the_cli(scripted: tuple[int, list[str], str
     assert "Traceback" not in out
 
 
+def test_a_discard_on_the_first_turn_offer_says_take_or_pass() -> None:
+    result = CliRunner().invoke(cli, ["play", "--seed", "3"], input="discard 8C\nstock\ndiscard 8C\n")
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "No: the first-turn offer comes first: take 8C or pass." in out
+    assert "No: on the first-turn offer take 8C or pass; the stock comes after both players pass." in out
+
+
 def test_check_and_refusals_keep_the_turn() -> None:
     script = "check\ntake\ndiscard 5D\nstock\ndiscard\ndiscard QQ\ndiscard KS KH\nhand\nquit\nno\nquit\nyes\n"
     result = CliRunner().invoke(cli, ["play", "--seed", "3"], input=script)

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ginsim.errors import RunError
+from ginsim.errors import RunError, StrategySpecError
 from ginsim.worker import ChunkTask, play_chunk
 
 BACKENDS = ("loky", "dask")
@@ -43,15 +43,20 @@ CONNECT_TIMEOUT = 20.0  # seconds to reach a scheduler
 WORKER_TIMEOUT = 60.0  # seconds to wait for a cluster's first worker
 
 
-def _dask_results(tasks: list[ChunkTask], jobs: int, scheduler: str | None) -> Iterator[tuple[ChunkTask, Any]]:
-    """The chunks on a Dask cluster through joblib's dask backend: the cluster at
-    ``scheduler``, or a local cluster of ``jobs`` single-threaded worker processes that
-    lives for the run. Dask's own log lines stay quiet unless they are errors."""
+def require_dask() -> None:
+    """RunError (one line) unless dask and distributed can be imported: the optional extra."""
     try:
         import dask  # noqa: F401
         import distributed  # noqa: F401
     except ImportError:
         raise RunError("--backend dask needs dask and distributed: pip install 'ginsim[dask]'") from None
+
+
+def _dask_results(tasks: list[ChunkTask], jobs: int, scheduler: str | None) -> Iterator[tuple[ChunkTask, Any]]:
+    """The chunks on a Dask cluster through joblib's dask backend: the cluster at
+    ``scheduler``, or a local cluster of ``jobs`` single-threaded worker processes that
+    lives for the run. Dask's own log lines stay quiet unless they are errors."""
+    require_dask()
     from joblib import Parallel, delayed, parallel_config
 
     _drop_cut_short_gathers()
@@ -68,6 +73,12 @@ def _dask_results(tasks: list[ChunkTask], jobs: int, scheduler: str | None) -> I
             ) from None
         except TimeoutError as e:
             raise RunError(f"dask cluster {scheduler or '(local)'}: {e}") from None
+        except StrategySpecError as e:
+            if scheduler is None:
+                raise
+            raise StrategySpecError(
+                f"on a dask worker: {e} (a worker reads path/to/file.py from its own folder: see docs/dask.md)"
+            ) from None
         finally:
             client.close()
             if cluster is not None:

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ginsim.cards import CARD_NAMES, SUIT_OF, cards_of, sort_key, to_mask
+from ginsim.cards import CARD_NAMES, cards_of, parse_card, sort_key, to_mask
 from ginsim.errors import CardError
 from ginsim.melds import tables_for
 from ginsim.rules import Rules
-
-_SUIT_COLORS = {0: "green", 1: "blue", 2: "red", 3: "white"}
 
 
 def _names(mask: int) -> list[str]:
@@ -58,22 +56,23 @@ def check_hand(text: str, rules: Rules) -> dict[str, Any]:
     return out
 
 
-def _paint(names: list[str], color: bool) -> str:
+def _paint(names: list[str], color: bool, sep: str = " ") -> str:
+    """Card texts coloured by suit as in ``play`` (spades in the terminal's own colour)."""
     if not color:
-        return " ".join(names)
-    import click
+        return sep.join(names)
+    from ginsim.textview import Style
 
-    from ginsim.cards import parse_card
-
-    return " ".join(click.style(n, fg=_SUIT_COLORS[SUIT_OF[parse_card(n)]]) for n in names)
+    style = Style(color=True)
+    return sep.join(style.card(parse_card(n)) for n in names)
 
 
 def format_check(r: dict[str, Any], color: bool = False) -> str:
     """The report of ``check_hand`` as a few lines of text."""
-    lines = [f"hand      {_paint(r['cards'], color)}  ({len(r['cards'])} cards)"]
+    n = len(r["cards"])
+    lines = [f"hand      {_paint(r['cards'], color)}  ({n} card{'' if n == 1 else 's'})"]
     melds = "  ".join(f"[{_paint(m, color)}]" for m in r["melds"]) or "none"
     lines.append(f"melds     {melds}")
-    dead = " ".join(r["deadwood_cards"]) or "none"
+    dead = _paint(r["deadwood_cards"], color) or "none"
     lines.append(f"deadwood  {r['deadwood']}  ({dead})")
     if "best_discards" not in r:
         if len(r["cards"]) == 10:
@@ -86,11 +85,12 @@ def format_check(r: dict[str, Any], color: bool = False) -> str:
         return "\n".join(lines)
     choices = r["best_discards"]
     lines.append(
-        f"discard   {' or '.join(choices)}  -> deadwood {r['deadwood_after']}"
+        f"discard   {_paint(choices, color, ' or ')}  -> deadwood {r['deadwood_after']}"
         + (f"  (each of {len(choices)} leaves the same)" if len(choices) > 1 else "")
     )
     after = "  ".join(f"[{_paint(m, color)}]" for m in r["melds_after"]) or "none"
-    lines.append(f"then      {after}  deadwood {r['deadwood_after']} ({' '.join(r['deadwood_cards_after']) or 'none'})")
+    left = _paint(r["deadwood_cards_after"], color) or "none"
+    lines.append(f"then      {after}  deadwood {r['deadwood_after']} ({left})")
     if r["gin"]:
         lines.append(f"knock     gin: discard {choices[0]} and every card is melded")
     elif r["can_knock"]:
@@ -100,4 +100,3 @@ def format_check(r: dict[str, Any], color: bool = False) -> str:
     if r.get("big_gin"):
         lines.append("big gin   yes: all 11 cards meld")
     return "\n".join(lines)
-

@@ -97,8 +97,10 @@ def strategies(as_json: bool) -> None:
         click.echo(json.dumps(rows, default=str))
         return
     for row in rows:
-        params = ", ".join(f"{k}={v}" for k, v in row["parameters"].items()) or "(no parameters)"
         click.echo(f"{row['name']:<12} {row['description']}")
+        if row.get("error"):
+            continue  # a plugin that cannot load: its parameters are unknown
+        params = ", ".join(f"{k}={v}" for k, v in row["parameters"].items()) or "(no parameters)"
         click.echo(f"{'':<12} parameters: {params}")
 
 
@@ -113,7 +115,11 @@ def run_options(f: Callable[..., Any]) -> Callable[..., Any]:
             "--seed", type=int, default=0, show_default=True, help="Master seed: fixes every deck and random choice."
         ),
         click.option(
-            "--jobs", "-j", type=int, default=None, help="Processes (default: every core; 1 runs in this process)."
+            "--jobs",
+            "-j",
+            type=click.IntRange(min=1),
+            default=None,
+            help="Processes (default: every core; 1 runs in this process).",
         ),
         click.option(
             "--out",

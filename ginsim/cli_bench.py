@@ -8,8 +8,9 @@ import click
 
 
 @click.command()
-@click.option("--seconds", type=float, default=3.0, show_default=True,
-              help="Time budget for each figure (more is steadier).")
+@click.option(
+    "--seconds", type=float, default=3.0, show_default=True, help="Time budget for each figure (more is steadier)."
+)
 @click.option("--jobs", "-j", type=int, default=None, help="Processes for hands_per_s_all (default: every core).")
 @click.option("--reps", type=int, default=3, show_default=True, help="Repetitions per figure; the median is reported.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")

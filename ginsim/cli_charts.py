@@ -39,7 +39,13 @@ def plot(folder: Path, svg: bool, quiet: bool) -> None:
 @click.command()
 @click.argument("experiment", type=click.Path(path_type=Path))
 @click.option("--out", type=click.Path(path_type=Path), default=None, help="Run folder (default: the file's out key).")
-@click.option("--jobs", "-j", type=int, default=None, help="Processes (default: every core; 1 runs in this process).")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Processes (default: every core; 1 runs in this process).",
+)
 @click.option("--hands", type=int, default=None, help="Play N hands per pairing instead (a quick try; own folder).")
 @click.option("--games", type=int, default=None, help="Play N games per pairing instead (a quick try; own folder).")
 @click.option(

@@ -45,6 +45,10 @@ def make_plan(kind: str, target: dict[str, Any], s: RunSettings, note: Callable[
     check_counts(hands, games)
     if s.scheduler and s.backend != "dask":
         raise RunError("--scheduler is for --backend dask")
+    if s.backend == "dask":  # before the run folder is touched
+        from ginsim.backends import require_dask
+
+        require_dask()
     if hands is not None and s.duplicate and hands % 2:
         hands += 1
         if note is not None:
@@ -70,8 +74,9 @@ def launch(kind: str, target: dict[str, Any], s: RunSettings, echo: Callable[[st
     """Plan, play (resuming into ``s.out`` if it holds this run), then write the
     summary, report and charts. Returns the run folder."""
     plan = make_plan(kind, target, s, note=None if s.quiet else lambda m: print(m, file=sys.stderr))
-    opts = RunOptions(jobs=s.jobs, backend=s.backend, scheduler=s.scheduler, quiet=s.quiet, command=s.command,
-                      stop_rule=s.stop_rule)
+    opts = RunOptions(
+        jobs=s.jobs, backend=s.backend, scheduler=s.scheduler, quiet=s.quiet, command=s.command, stop_rule=s.stop_rule
+    )
     folder = run_plan(plan, s.out, opts)
     finish(folder, plots=s.plots, quiet=s.quiet, svg=s.svg, echo=echo)
     return folder

@@ -32,7 +32,8 @@ CHART_CAPTIONS: dict[str, str] = {
     "outcomes": "How each strategy's hands ended, seen from its side: greens are hands it scored (knock, "
     "gin, undercutting the opponent), oranges and reds hands it lost, grey draws.",
     "turns": "How long hands last: the share of hands that ended after each number of turns (draws taken), "
-    "all hands as grey bars and, for a few strategies, one line each.",
+    "all hands as grey bars (grouping a few turns each when hands run long) and, when up to six strategies "
+    "played different hands, one line each.",
     "knock_deadwood": "The deadwood each strategy held when it knocked (0 is gin), as a share of its knocks: "
     "a strategy that waits for a better hand sits further left.",
     "sprt": "The sequential test's log-likelihood ratio after each chunk, against the hands played: the run "
@@ -98,7 +99,9 @@ def header_lines(a: Analysis) -> list[str]:
         + (
             " (the sequential test decided: figures cover the hands it used)"
             if m.get("status") == "stopped"
-            else "" if a.complete else " (partial: figures cover the finished chunks only)"
+            else ""
+            if a.complete
+            else " (partial: figures cover the finished chunks only)"
         ),
         f"- ginsim {m['ginsim']}, started {m.get('started')}, finished {m.get('finished') or '—'}",
     ]
@@ -244,8 +247,10 @@ def _sprt_text(s: dict[str, Any], pairing: dict[str, Any] | None = None) -> str:
         "",
         _md_table(
             ["deal pairs where " + a, "pair score", "pairs"],
-            [[n.replace("+", " or "), f"{x:g}", f"{c:,}"] for n, x, c in zip(OUTCOME_NAMES, PAIR_SCORES, counts,
-                                                                              strict=True)],
+            [
+                [n.replace("+", " or "), f"{x:g}", f"{c:,}"]
+                for n, x, c in zip(OUTCOME_NAMES, PAIR_SCORES, counts, strict=True)
+            ],
         ),
         "",
         f"Definitions: each hand scores 1 for {a} if {a} won it (`winner` is its seat, a forfeit by {b} "

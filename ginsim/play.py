@@ -55,7 +55,7 @@ HELP = """Commands (a card is rank A 2-9 T J Q K, 10 also works, then suit C D H
   knock 7H      discard 7H and knock: the deadwood left must be at most the knock limit
   check         best melds, deadwood, best discards, whether a knock or gin is possible
   layoff 9S     when the bot has knocked: lay a card off on its melds; then done
-                (auto lays off the best cards, undo takes the last one back)
+                (auto lays off the best cards and ends; undo takes the last one back)
   hand          show the table again
   help          this list
   quit          stop the game (asks to confirm)"""
@@ -118,6 +118,8 @@ class HumanPlayer(Strategy):
                     return False
                 raise _Refused(f"on the first-turn offer take {up} or pass; the stock comes after both players pass")
             if cmd in ("discard", "knock"):
+                if offer:
+                    raise _Refused(f"the first-turn offer comes first: take {up} or pass")
                 raise _Refused(f"draw first: take {up} or draw from the stock (stock)")
             return None
 
@@ -204,7 +206,9 @@ class HumanPlayer(Strategy):
         self.console.write(f"  {opp}'s melds  {s.melds(melds)}")
         fit = fits()
         hint = f"fits now: {' '.join(s.card(c) for c in fit)}" if fit else "none of your cards fits"
-        prompt = f"{opp} knocked. Lay off cards on its melds: layoff X ({hint}), then done; auto lays off the best."
+        prompt = (
+            f"{opp} knocked. Lay off cards on its melds: layoff X ({hint}), then done; auto lays off the best and ends."
+        )
         return self._decide(view, "layoff", prompt, act)  # type: ignore[return-value]
 
     def take_big_gin(self, view: PlayerView) -> bool:
@@ -304,13 +308,14 @@ class HumanPlayer(Strategy):
         own, opp = view.scores
         dealer = "you deal" if view.is_dealer else f"{self.names[1]} deals"
         head = f"Hand {self.hand_number}, turn {view.turn}, {dealer} | You {own}, {self.names[1]} {opp}"
-        head += f" (to {self.target}) | stock {view.stock_size}"
-        limit = view.rules.time_per_hand
-        if limit is not None:
-            left = limit - self.used - (time.perf_counter() - self._t0 if self._deciding else 0.0)
-            head += f" | your clock {max(left, 0.0):.1f}s left of {limit:g}s"
+        head += f" (to {self.target})"
         pile = view.discard_pile
         top = f"{s.card(pile[-1])} (pile of {len(pile)})" if pile else "empty"
+        top += f" | stock {view.stock_size}"
+        limit = view.rules.time_per_hand
+        if limit is not None:  # on the second line, so that both lines fit 80 columns
+            left = limit - self.used - (time.perf_counter() - self._t0 if self._deciding else 0.0)
+            top += f" | your clock {max(left, 0.0):.1f}s left of {limit:g}s"
         hand, melds = hand_lines(s, view.hand, tables_for(view.rules.max_run_length))
         self.console.write(f"{head}\n  discard pile {top}\n  your hand    {hand}\n               {melds}")
 

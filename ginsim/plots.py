@@ -60,6 +60,7 @@ _SIDES = {  # engine outcome -> its category for (the other side knocked, this s
 _CATEGORY = np.array([[OUTCOME_CATEGORIES.index(c) for c in _SIDES[o]] for o in OUTCOMES], dtype=np.int64)
 _LOG_COLUMNS = ["pairing", "seat_a", "outcome", "knocker", "knocker_deadwood", "turns"]
 _CELL: dict[str, Any] = {"ha": "center", "va": "center"}
+TURN_BARS = 100  # most bars in the hand-length histogram before they group turns
 _STEMS = ("heatmap_", "ratings", "sweep_", "outcomes", "turns", "knock_deadwood", "sprt")
 
 
@@ -129,7 +130,7 @@ def describe_run(manifest: dict[str, Any], complete: bool = True) -> str:
     elif m["kind"] == "sweep" and pairings:
         values = list(dict.fromkeys(p["value"] for p in pairings))
         opponents = ", ".join(dict.fromkeys(p["label_b"] for p in pairings))
-        who = f"{sweep_base(m)}, {m.get('param')} = {values[0]}…{values[-1]} vs {opponents}"
+        who = f"{sweep_base(m)}, {m.get('param')} = {_values_text(values)} vs {opponents}"
     else:
         who = f"round-robin of {len(m['strategies'])} strategies"
     stopped = m.get("stopped") if m.get("status") == "stopped" else None
@@ -143,6 +144,18 @@ def describe_run(manifest: dict[str, Any], complete: bool = True) -> str:
         size += ", duplicate deals"
     rules = ", ".join(f"{k}={v}" for k, v in (m.get("rules_differ") or {}).items()) or "default rules"
     return " · ".join([who, size, rules]) + ("" if complete or stopped else " · partial run")
+
+
+def _values_text(values: list[Any]) -> str:
+    """A sweep's values: ``0…10`` for every whole number between, else the list (``2, 6, 10``)."""
+    if len(values) <= 2:
+        return ", ".join(str(v) for v in values)
+    whole = all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+    if whole and values == list(range(values[0], values[-1] + 1)):
+        return f"{values[0]}…{values[-1]}"
+    if len(values) <= 6:
+        return ", ".join(str(v) for v in values)
+    return f"{values[0]}…{values[-1]} ({len(values)} values)"
 
 
 def _font(n: int) -> float:
@@ -159,7 +172,16 @@ def _figure(ax: Axes | None, size: tuple[float, float]) -> tuple[Figure, Axes]:
 
 
 def _title(ax: Axes, what: str, played: str) -> None:
-    width = int(ax.figure.get_figwidth() * 10.5)  # type: ignore[union-attr]
+    """The title over the axes, its second line wrapped so that it stays inside the figure:
+    the title is centred on the axes, which long tick labels on the left (or a colour bar on
+    the right) push off the figure's centre."""
+    fig = ax.figure
+    labels = ax.get_yticklabels()
+    size = labels[0].get_fontsize() if labels else 9.0
+    left = 0.6 + _label_width([t.get_text() for t in labels]) * float(size) / 9.0
+    right = 0.3 + (1.3 if len(fig.axes) > 1 else 0.0)  # type: ignore[union-attr]
+    room = fig.get_figwidth() - abs(left - right) - 0.3  # type: ignore[union-attr]
+    width = max(30, int(room * 10.5))
     text = what + ("\n" + textwrap.fill(played, width) if played else "")
     ax.set_title(text, fontsize=10.5)
 
@@ -298,22 +320,36 @@ def outcome_chart(counts: pd.DataFrame, played: str = "", ax: Axes | None = None
 
 def turns_chart(hist: pd.DataFrame, played: str = "", ax: Axes | None = None) -> Figure:
     """Histogram of hand length in turns: every hand (grey bars), plus a step line per
-    strategy when there are at most six. ``hist``: rows ALL and strategies, columns turns."""
+    strategy when there are at most six and they differ (in a single pairing both sides
+    played the same hands, so lines would only hide each other). Beyond ``TURN_BARS``
+    lengths the bars group several turns each, so that long hands (up to the 500-turn
+    cap) stay visible. ``hist``: rows ALL and strategies, columns turns 0, 1, 2, ..."""
     fig, ax = _figure(ax, (8.0, 4.8))
     turns = np.array(hist.columns, dtype=float)
     every = hist.loc[ALL].to_numpy(dtype=float)
     total = every.sum() or 1.0
-    ax.bar(turns, every / total, width=1.0, color="#bdbdbd", edgecolor="white", linewidth=0.3, label=ALL)
     mean = float((turns * every).sum() / total)
+    step = max(1, int(np.ceil(len(turns) / TURN_BARS)))
+    if step > 1:
+        groups = np.arange(len(turns)) // step
+        hist = hist.T.groupby(groups).sum().T
+        turns = np.array(hist.columns, dtype=float) * step + (step - 1) / 2  # bar centres
+        every = hist.loc[ALL].to_numpy(dtype=float)
+    edge = {"edgecolor": "white", "linewidth": 0.3}
+    ax.bar(turns, every / total, width=float(step), color="#bdbdbd", **edge, label=ALL)
     others = [k for k in hist.index if k != ALL]
-    if 1 < len(others) <= 6:
+    shares = {k: hist.loc[k].to_numpy(dtype=float) / (hist.loc[k].sum() or 1.0) for k in others}
+    alike = all(np.allclose(v, every / total) for v in shares.values())
+    if 1 < len(others) <= 6 and not alike:
         for k in others:
-            row = hist.loc[k].to_numpy(dtype=float)
-            ax.step(turns, row / (row.sum() or 1.0), where="mid", linewidth=1.3, label=str(k))
+            ax.step(turns, shares[k], where="mid", linewidth=1.3, label=str(k))
     ax.axvline(mean, color="black", linestyle="--", linewidth=0.9, label=f"mean {mean:.1f} turns")
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("hand length (turns: draws taken, the first-turn offer counting as one)")
+    ax.set_xlabel(
+        "hand length (turns: draws taken, the first-turn offer counting as one)"
+        + (f"; bars of {step} turns" if step > 1 else "")
+    )
     ax.set_ylabel("share of hands (%)")
     ax.legend(fontsize=8)
     _title(ax, "Hand length", played)
@@ -363,17 +399,34 @@ def sprt_chart(trace: pd.DataFrame, result: dict[str, Any], played: str = "", ax
     ax.axhline(upper, color="#2171b5", lw=1.2, ls="--")
     ax.axhline(lower, color="#cb181d", lw=1.2, ls="--")
     ax.axhline(0.0, color="#969696", lw=0.8)
-    ax.text(0, upper, f" accept H1 (elo1={result['elo1']:g}): {upper:.2f}", va="bottom", ha="left", fontsize=9,
-            color="#2171b5")
-    ax.text(0, lower, f" accept H0 (elo0={result['elo0']:g}): {lower:.2f}", va="top", ha="left", fontsize=9,
-            color="#cb181d")
+    ax.text(
+        0,
+        upper,
+        f" accept H1 (elo1={result['elo1']:g}): {upper:.2f}",
+        va="bottom",
+        ha="left",
+        fontsize=9,
+        color="#2171b5",
+    )
+    ax.text(
+        0, lower, f" accept H0 (elo0={result['elo0']:g}): {lower:.2f}", va="top", ha="left", fontsize=9, color="#cb181d"
+    )
     ax.plot(hands, llr, color="#252525", lw=1.6, marker="o" if len(hands) <= 60 else None, ms=3)
     if len(hands):
-        ax.annotate(f"{result['decision']}\nLLR {llr[-1]:.2f} after {int(hands[-1]):,} hands", (hands[-1], llr[-1]),
-                    xytext=(-8, 0), textcoords="offset points", ha="right", va="center", fontsize=9)
+        ax.annotate(
+            f"{result['decision']}\nLLR {llr[-1]:.2f} after {int(hands[-1]):,} hands",
+            (hands[-1], llr[-1]),
+            xytext=(-8, 0),
+            textcoords="offset points",
+            ha="right",
+            va="center",
+            fontsize=9,
+        )
     span = max(upper - lower, float(np.abs(llr).max()) if len(llr) else 0.0)
-    ax.set_ylim(min(lower, float(llr.min()) if len(llr) else lower) - 0.15 * span,
-                max(upper, float(llr.max()) if len(llr) else upper) + 0.15 * span)
+    ax.set_ylim(
+        min(lower, float(llr.min()) if len(llr) else lower) - 0.15 * span,
+        max(upper, float(llr.max()) if len(llr) else upper) + 0.15 * span,
+    )
     ax.set_xlim(0, right * 1.02)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 2.5, 5, 10]))
     ax.set_xlabel("hands played (deal pairs × 2, chunks in order)")
@@ -416,10 +469,14 @@ def draw_all(analysis: Analysis, svg: bool = False) -> list[Path]:
     m = a.manifest
     out = a.folder / CHARTS_DIR
     out.mkdir(exist_ok=True)
-    for old in [*out.glob("*.png"), *out.glob("*.svg")]:
-        if old.stem.startswith(_STEMS):
-            old.unlink()
+
+    def clear() -> None:  # only once the new charts are drawn: a failure keeps the old ones
+        for old in [*out.glob("*.png"), *out.glob("*.svg")]:
+            if old.stem.startswith(_STEMS):
+                old.unlink()
+
     if a.summary.empty:
+        clear()
         return []
     played = describe_run(m, a.complete)
     charts: list[tuple[str, Figure]] = []
@@ -443,6 +500,7 @@ def draw_all(analysis: Analysis, svg: bool = False) -> list[Path]:
     charts.append(("knock_deadwood", knock_deadwood_chart(counts.frame("deadwood", order), played)))
     if a.sprt is not None and m.get("stopped"):
         charts.append(("sprt", sprt_chart(a.sprt, m["stopped"], played)))
+    clear()
     written: list[Path] = []
     for stem, fig in charts:
         written += save(fig, out, stem, svg)

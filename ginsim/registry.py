@@ -136,6 +136,8 @@ def parse_spec(text: str) -> StrategySpec:
         if key not in defaults:
             known = ", ".join(defaults) or "none"
             raise StrategySpecError(f"strategy {raw!r}: unknown parameter {key!r} (parameters: {known})")
+        if key in params:
+            raise StrategySpecError(f"strategy {raw!r}: parameter {key!r} given twice")
         params[key] = convert_value(raw, key, value.strip(), defaults[key])
     spec = StrategySpec(raw, target, params)
     spec.build()  # constructor checks (ranges) fail here, once, with the spec named
@@ -177,19 +179,23 @@ def load_class(target: str, spec: str | None = None) -> type[Strategy]:
         module_name, _, cls_name = registered[target].partition(":")
         return _import_class(module_name, cls_name, where)
     if ":" not in target:
+        if target.endswith(".py"):
+            raise StrategySpecError(f"strategy {where!r}: name the class too, as {target}:ClassName")
         names = ", ".join(registered)
         raise StrategySpecError(
             f"unknown strategy {target!r} (available: {names}; or package.module:Class, file.py:Class)"
         )
     module_part, _, cls_name = target.rpartition(":")
+    if not module_part or not cls_name:
+        raise StrategySpecError(f"strategy {where!r}: expected package.module:Class or path/to/file.py:Class")
     if module_part.endswith(".py") or "/" in module_part or "\\" in module_part:
         return _file_class(module_part, cls_name, where)
     return _import_class(module_part, cls_name, where)
 
 
-def _check_class(obj: Any, where: str) -> type[Strategy]:
+def _check_class(obj: Any, where: str, name: str) -> type[Strategy]:
     if not (inspect.isclass(obj) and issubclass(obj, Strategy)):
-        raise StrategySpecError(f"strategy {where!r}: {obj!r} is not a ginsim Strategy subclass")
+        raise StrategySpecError(f"strategy {where!r}: {name!r} is not a subclass of ginsim.Strategy")
     return obj
 
 
@@ -203,7 +209,7 @@ def _import_class(module_name: str, cls_name: str, where: str) -> type[Strategy]
     obj = getattr(module, cls_name, None)
     if obj is None:
         raise StrategySpecError(f"strategy {where!r}: module {module_name!r} has no {cls_name!r}")
-    return _check_class(obj, where)
+    return _check_class(obj, where, cls_name)
 
 
 def _file_class(path_text: str, cls_name: str, where: str) -> type[Strategy]:
@@ -228,7 +234,7 @@ def _file_class(path_text: str, cls_name: str, where: str) -> type[Strategy]:
     obj = getattr(module, cls_name, None)
     if obj is None:
         raise StrategySpecError(f"strategy {where!r}: {path_text} has no {cls_name!r}")
-    return _check_class(obj, where)
+    return _check_class(obj, where, cls_name)
 
 
 def describe_all() -> list[dict[str, Any]]:
@@ -238,7 +244,9 @@ def describe_all() -> list[dict[str, Any]]:
         try:
             cls = load_class(name)
         except StrategySpecError as e:
-            out.append({"name": name, "target": target, "description": f"cannot load: {e}", "parameters": {}})
+            out.append(
+                {"name": name, "target": target, "description": f"cannot load: {e}", "parameters": {}, "error": str(e)}
+            )
             continue
         doc = cls.description or (inspect.getdoc(cls) or "").split("\n")[0]
         out.append({"name": name, "target": target, "description": doc, "parameters": cls.parameters()})

@@ -353,16 +353,24 @@ def trace(folder: Path, result: Mapping[str, Any]) -> pd.DataFrame:
 
     test = SPRT.from_result(result)
     counts = np.zeros(5, dtype=np.int64)
-    rows = [{"chunk": -1, "hands": 0, "pairs": 0, "llr": 0.0, "elo": math.nan, "elo_lo": math.nan,
-             "elo_hi": math.nan}]
+    rows = [{"chunk": -1, "hands": 0, "pairs": 0, "llr": 0.0, "elo": math.nan, "elo_lo": math.nan, "elo_hi": math.nan}]
     for i, path in enumerate(chunk_files(folder)):
         if path.name != chunk_path(folder, 0, i).name:
             break  # a gap: only the contiguous prefix counts
         counts = counts + read_chunk_counts(path)
         elo, lo, hi = elo_estimate(counts)
         pairs = int(counts.sum())
-        rows.append({"chunk": i, "hands": 2 * pairs, "pairs": pairs, "llr": test.llr(counts), "elo": elo,
-                     "elo_lo": lo, "elo_hi": hi})
+        rows.append(
+            {
+                "chunk": i,
+                "hands": 2 * pairs,
+                "pairs": pairs,
+                "llr": test.llr(counts),
+                "elo": elo,
+                "elo_lo": lo,
+                "elo_hi": hi,
+            }
+        )
     return pd.DataFrame(rows)
 
 

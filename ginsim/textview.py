@@ -91,7 +91,10 @@ def result_lines(
     d = 1 - k
     if o == FORFEIT:
         who = names[res.forfeit_seat]
-        lines = [f"{who} {conj(who, 'forfeit')} the hand and the game ({res.forfeit_kind}): {res.forfeit_reason}"]
+        reason = res.forfeit_reason
+        if not reason.startswith(res.forfeit_kind + ":"):  # the clock's reason already names its kind
+            reason = f"{res.forfeit_kind}: {reason}"
+        lines = [f"{who} {conj(who, 'forfeit')} the hand and the game ({reason})"]
     elif o == DRAWN:
         why = "the stock is down to two cards" if res.stock_left <= 2 else f"the hand reached {res.turns} turns"
         lines = [f"No knock and {why}: a draw, no score; the same dealer deals again."]

@@ -33,7 +33,10 @@ def test_bench_hands_are_in_game_and_fixed():
 
 
 def test_bench_bad_options(run_cli):
-    for args, message in ((["--seconds", "0"], "--seconds must be positive"), (["--reps", "0"], "--reps"),
-                          (["--jobs", "0"], "--jobs must be at least 1")):
+    for args, message in (
+        (["--seconds", "0"], "--seconds must be positive"),
+        (["--reps", "0"], "--reps"),
+        (["--jobs", "0"], "--jobs must be at least 1"),
+    ):
         r = run_cli("bench", *args)
         assert r.code == 2 and message in r.err and len(r.err.strip().splitlines()) == 1

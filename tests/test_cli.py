@@ -26,8 +26,9 @@ def test_check_json_ten_cards(run_cli):
     r = run_cli("check", "AS 2S 3S 4S 7C 7D 7H KH QH JH", "--json")
     data = json.loads(r.out)
     assert data["deadwood"] == 0 and data["gin"] is True and data["can_knock"] is True
-    assert sorted(map(sorted, data["melds"])) == sorted(map(sorted, [["AS", "2S", "3S", "4S"], ["7C", "7D", "7H"],
-                                                                     ["JH", "QH", "KH"]]))
+    assert sorted(map(sorted, data["melds"])) == sorted(
+        map(sorted, [["AS", "2S", "3S", "4S"], ["7C", "7D", "7H"], ["JH", "QH", "KH"]])
+    )
 
 
 def test_check_eleven_cards_shows_best_discards(run_cli):
@@ -70,6 +71,9 @@ def test_check_accepts_card_text_variants(run_cli):
         (["check", "7H", "--rule", "next_dealer=nobody"], "next_dealer must be one of"),
         (["check", "7H", "--rules", "/nonexistent.toml"], "cannot read it"),
         (["nosuchcommand"], "No such command"),
+        (["match", "simple", "random", "--jobs", "0"], "0 is not in the range x>=1"),
+        (["sweep", "threshold", "--param", "knock_at=1:2", "--vs", "simple", "-j", "-1"], "-1 is not in the range"),
+        (["run", "experiments/knock_sweep.toml", "--jobs", "0"], "0 is not in the range x>=1"),
         (["check"], "Missing argument"),
     ],
 )
@@ -193,7 +197,7 @@ def test_spec_from_a_module(tmp_path, monkeypatch):
     assert parse_spec("mybots.lazy:Lazy").build().patience == 3
     with pytest.raises(StrategySpecError, match=re.escape("cannot import 'mybots.broken'")):
         parse_spec("mybots.broken:Lazy")
-    with pytest.raises(StrategySpecError, match="not a ginsim Strategy subclass"):
+    with pytest.raises(StrategySpecError, match=re.escape("'Lazy' is not a subclass of ginsim.Strategy")):
         parse_spec("mybots.notastrategy:Lazy")
 
 
@@ -209,8 +213,9 @@ def test_spec_from_an_entry_point(tmp_path, monkeypatch):
 def test_plugin_runs_in_a_match(tmp_path, run_cli):
     f = tmp_path / "lazy.py"
     f.write_text(PLUGIN)
-    r = run_cli("match", f"{f}:Lazy", "simple", "--hands", "10", "--jobs", "2", "--no-plots", "--out",
-                str(tmp_path / "run"))
+    r = run_cli(
+        "match", f"{f}:Lazy", "simple", "--hands", "10", "--jobs", "2", "--no-plots", "--out", str(tmp_path / "run")
+    )
     assert r.code == 0, r.err
     assert "Lazy" in r.out
 
@@ -226,8 +231,70 @@ def test_plugin_runs_in_a_match(tmp_path, run_cli):
         ("threshold:knock_at=11", "knock_at must be a whole number 0..10"),
         ("random:knock_chance=2", "knock_chance must be between 0 and 1"),
         ("no_such_module_xyz:Thing", "cannot import 'no_such_module_xyz'"),
+        ("threshold:knock_at=4,knock_at=5", "parameter 'knock_at' given twice"),
+        ("my_bot.py", "name the class too, as my_bot.py:ClassName"),
+        (":Thing", "expected package.module:Class or path/to/file.py:Class"),
+        ("json:JSONDecoder", r"'JSONDecoder' is not a subclass of ginsim\.Strategy"),
     ],
 )
 def test_bad_specs(spec, message):
     with pytest.raises(StrategySpecError, match=message):
         parse_spec(spec)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("nosuch", "unknown strategy 'nosuch'"),
+        ("threshold:knock_at=11", "knock_at must be a whole number 0..10"),
+        ("threshold:knock_at=4,knock_at=5", "given twice"),
+        ("nofile.py:Thing", "no file 'nofile.py'"),
+    ],
+)
+def test_bad_specs_through_the_cli_write_nothing(spec, message, run_cli, tmp_path):
+    out = tmp_path / "run"
+    r = run_cli("match", spec, "simple", "--hands", "10", "--jobs", "1", "--out", str(out))
+    assert r.code == 2 and r.out == ""
+    lines = r.err.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], r.err
+    assert not out.exists()
+
+
+def test_spec_from_an_installed_entry_point(tmp_path, monkeypatch, run_cli):
+    """A real distribution on sys.path (dist-info with entry_points.txt), as pip installs it."""
+    (tmp_path / "epreal.py").write_text(PLUGIN)
+    info = tmp_path / "epreal-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: epreal\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(
+        "[ginsim.strategies]\nlazybot = epreal:Lazy\nbrokenbot = epreal_missing:Lazy\nsimple = epreal:Lazy\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registry._entry_points.cache_clear()
+    try:
+        assert parse_spec("lazybot:patience=2").build().patience == 2
+        assert registry.load_class("simple").__name__ == "Simple"  # a plugin cannot shadow a built-in
+        r = run_cli("strategies")
+        assert r.code == 0
+        lines = r.out.splitlines()
+        i = next(n for n, line in enumerate(lines) if line.startswith("lazybot"))
+        assert "patience=3, greedy=False" in lines[i + 1]
+        j = next(n for n, line in enumerate(lines) if line.startswith("brokenbot"))
+        assert "cannot load" in lines[j] and "epreal_missing" in lines[j]
+        assert j + 1 == len(lines) or not lines[j + 1].strip().startswith("parameters")
+        r = run_cli(
+            "match",
+            "lazybot",
+            "simple",
+            "--hands",
+            "4",
+            "--jobs",
+            "1",
+            "--no-plots",
+            "--quiet",
+            "--out",
+            str(tmp_path / "run"),
+        )
+        assert r.code == 0, r.err
+    finally:
+        registry._entry_points.cache_clear()

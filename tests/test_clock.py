@@ -56,8 +56,7 @@ def test_a_slow_plugin_forfeits_on_the_clock(how: str, slow_plugin: str, run_cli
     else:
         (tmp_path / "rules.toml").write_text("[rules]\ntime_per_hand = 0.05\n")
         clock = ["--rules", str(tmp_path / "rules.toml")]
-    r = run_cli("match", slow_plugin, "simple", "--hands", "6", "--jobs", "1", "--no-plots", *clock,
-                "--out", str(out))
+    r = run_cli("match", slow_plugin, "simple", "--hands", "6", "--jobs", "1", "--no-plots", *clock, "--out", str(out))
     assert r.code == 0, r.err
     log = hand_log(out)
     forfeits = log[log["outcome"] == "forfeit"]
@@ -76,8 +75,9 @@ def test_a_slow_plugin_forfeits_on_the_clock(how: str, slow_plugin: str, run_cli
     assert "played with a clock" in r.out
 
 
-def test_without_a_clock_nothing_is_timed_and_runs_repeat(monkeypatch: pytest.MonkeyPatch, run_cli,
-                                                          tmp_path: Path) -> None:
+def test_without_a_clock_nothing_is_timed_and_runs_repeat(
+    monkeypatch: pytest.MonkeyPatch, run_cli, tmp_path: Path
+) -> None:
     class CountingTime:
         calls = 0
 

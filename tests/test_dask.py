@@ -83,7 +83,21 @@ def test_without_the_extra_dask_is_one_line(monkeypatch: pytest.MonkeyPatch, run
     r = run_cli(*BASE, "--backend", "dask", "-q", "--out", str(tmp_path / "x"))
     assert r.code == 2
     assert r.err == "ginsim: error: --backend dask needs dask and distributed: pip install 'ginsim[dask]'\n"
-    assert json.loads((tmp_path / "x" / "manifest.json").read_text())["status"] == "failed"
+    assert not (tmp_path / "x").exists()  # checked before anything is written
+
+
+def test_without_the_extra_an_existing_run_is_left_as_it_was(
+    monkeypatch: pytest.MonkeyPatch, run_cli, tmp_path: Path
+) -> None:
+    out = tmp_path / "run"
+    assert run_cli(*BASE, "-q", "--out", str(out)).code == 0
+    chunks = sorted(out.glob("hands/*.parquet"))
+    chunks[-1].unlink()  # a partial run, to be resumed
+    before = {p.name: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    r = run_cli(*BASE, "--backend", "dask", "-q", "--out", str(out))
+    assert r.code == 2 and "pip install 'ginsim[dask]'" in r.err
+    assert {p.name: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
 
 
 def _free_port() -> int:
@@ -109,3 +123,22 @@ def test_a_scheduler_that_cannot_be_reached_is_one_line(
 def test_scheduler_needs_the_dask_backend(run_cli, tmp_path: Path) -> None:
     r = run_cli(*BASE, "--scheduler", "tcp://127.0.0.1:8786", "--out", str(tmp_path / "x"))
     assert r.code == 2 and "--scheduler is for --backend dask" in r.err
+
+
+def test_a_strategy_file_missing_on_a_worker_is_one_line_naming_the_worker(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from distributed import LocalCluster
+
+    import ginsim.backends
+    from ginsim.errors import StrategySpecError
+
+    def worker_without_the_file(_task: object) -> object:
+        raise StrategySpecError("strategy 'bot.py:Bot': no file 'bot.py'")
+
+    monkeypatch.setattr(ginsim.backends, "_play", worker_without_the_file)
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        r = run_cli(*BASE, "--backend", "dask", "--scheduler", cluster.scheduler_address, "-q", "--out", str(tmp_path))
+    assert r.code == 2
+    assert r.err.startswith("ginsim: error: on a dask worker: strategy 'bot.py:Bot': no file 'bot.py'")
+    assert r.err.count("\n") == 1

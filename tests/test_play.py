@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 from helpers import make_deck
 
-from ginsim.cards import CARD_NAMES, cards_of
+from ginsim.cards import CARD_NAMES, cards_of, parse_card
 from ginsim.cli import cli, main
 from ginsim.engine import play_hand
 from ginsim.layoff import layoff_is_legal
@@ -130,6 +130,14 @@ def test_whole_scripted_game_through_the_cli(scripted: tuple[int, list[str], str
     assert "Traceback" not in out
 
 
+def test_a_discard_on_the_first_turn_offer_says_take_or_pass() -> None:
+    result = CliRunner().invoke(cli, ["play", "--seed", "3"], input="discard 8C\nstock\ndiscard 8C\n")
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "No: the first-turn offer comes first: take 8C or pass." in out
+    assert "No: on the first-turn offer take 8C or pass; the stock comes after both players pass." in out
+
+
 def test_check_and_refusals_keep_the_turn() -> None:
     script = "check\ntake\ndiscard 5D\nstock\ndiscard\ndiscard QQ\ndiscard KS KH\nhand\nquit\nno\nquit\nyes\n"
     result = CliRunner().invoke(cli, ["play", "--seed", "3"], input=script)
@@ -229,3 +237,37 @@ def test_big_gin_is_asked_when_on() -> None:
     assert "big gin   yes: all 11 cards meld" in out
     assert "No: unknown command 'maybe'" in out
     assert result.outcome == "big_gin" and result.winner == 0
+
+
+def test_the_person_who_runs_out_of_clock_loses_the_game() -> None:
+    import time
+
+    deck = make_deck(nondealer="2C 3C 4C 5D 6D 7D 9S TS 3H KH", dealer="5C 6C 4D 8D 8S QS AH AD 7H 9H", upcard="JS")
+    out: list[str] = []
+
+    def slow_read() -> str:
+        time.sleep(0.12)
+        return "pass"
+
+    console = Console(slow_read, lambda t, nl=True: out.append(t + ("\n" if nl else "")), Style(), True)
+    person = HumanPlayer(console, ("You", "simple"), 100)
+    rules = Rules(time_per_hand=0.1)
+    result = play_hand(rules, (person, parse_spec("simple").build()), deck, dealer=1)
+    assert result.outcome == "forfeit" and result.forfeit_seat == 0 and result.forfeit_kind == "clock"
+    from ginsim.textview import result_lines
+
+    first = result_lines(Style(), result, ("You", "simple"), rules)[0]
+    assert first.startswith("You forfeit the hand and the game (clock: used ")
+    assert first.count("clock") == 1
+
+
+def test_check_colours_cards_as_the_table_does() -> None:
+    from ginsim.check import check_hand, format_check
+
+    text = format_check(check_hand("AS 2S 3S 4C 5C 6C 7D 8D 9D KH QS", Rules()), color=True)
+    style = Style(color=True)
+    assert style.card(parse_card("QS")) in text  # QS as the table shows it, in the terminal's own colour
+    assert "\x1b[37m" not in text  # no white text (unreadable on a light terminal)
+    assert style.card(parse_card("KH")) in text.splitlines()[2]  # KH coloured in the deadwood line too
+    assert format_check(check_hand("AS 2S", Rules())).startswith("hand      AS 2S  (2 cards)")
+    assert "(1 card)" in format_check(check_hand("AS", Rules()))

@@ -373,3 +373,92 @@ def test_charts_use_no_pyplot(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
     assert (tmp_path / "h.png").is_file()
+
+
+def test_turns_chart_draws_strategy_lines_only_when_they_differ() -> None:
+    same = pd.DataFrame([[0, 2, 3], [0, 2, 3], [0, 2, 3]], index=[ALL, "a", "b"], columns=[0, 1, 2])
+    assert turns_chart(same).axes[0].get_legend_handles_labels()[1] == ["mean 1.6 turns", ALL]
+    differ = pd.DataFrame([[0, 4, 6], [0, 3, 2], [0, 1, 4], [0, 0, 0]], index=[ALL, "a", "b", "c"], columns=[0, 1, 2])
+    labels = turns_chart(differ).axes[0].get_legend_handles_labels()[1]
+    assert {"a", "b", "c"} <= set(labels)
+
+
+def test_sweep_titles_name_the_values_played(runs: dict[str, Path]) -> None:
+    from ginsim.plots import describe_run
+
+    manifest = analyze(runs["games"]).manifest
+
+    def with_values(values: list[int]) -> str:
+        pairings = [{**manifest["pairings"][0], "value": v} for v in values]
+        return describe_run({**manifest, "pairings": pairings})
+
+    assert "knock_at = 0…10 vs" in with_values(list(range(11)))
+    assert "knock_at = 2, 6, 10 vs" in with_values([2, 6, 10])
+    assert "knock_at = 0…20 (11 values) vs" in with_values(list(range(0, 21, 2)))
+
+
+def test_a_plot_that_fails_keeps_the_old_charts_and_report(runs: dict[str, Path], tmp_path: Path, run_cli) -> None:
+    folder = tmp_path / "m"
+    shutil.copytree(runs["match"], folder)
+    before = {p.name: p.read_bytes() for p in [folder / "report.md", *sorted((folder / "charts").iterdir())]}
+    chunk = sorted((folder / "hands").glob("*.parquet"))[-1]
+    good = chunk.read_bytes()
+    chunk.write_bytes(b"not parquet")  # a damaged hand log
+    r = run_cli("plot", str(folder))
+    assert r.code == 2 and len(r.err.strip().splitlines()) == 1 and "cannot read the hand log" in r.err
+    after = {p.name: p.read_bytes() for p in [folder / "report.md", *sorted((folder / "charts").iterdir())]}
+    assert after == before
+    chunk.write_bytes(good)
+    assert run_cli("plot", str(folder), "-q").code == 0
+
+
+def test_charts_are_replaced_only_once_the_new_ones_are_drawn(
+    runs: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ginsim.plots
+
+    folder = tmp_path / "m"
+    shutil.copytree(runs["match"], folder)
+    before = {p.name: p.read_bytes() for p in sorted((folder / "charts").iterdir())}
+
+    def broken(*_args: object) -> None:
+        raise RuntimeError("drawing failed")
+
+    monkeypatch.setattr(ginsim.plots, "read_log_counts", broken)
+    with pytest.raises(RuntimeError):
+        draw_all(analyze(folder))
+    assert {p.name: p.read_bytes() for p in sorted((folder / "charts").iterdir())} == before
+
+
+def test_titles_stay_inside_the_figure_with_long_strategy_names() -> None:
+    names = ["random:take_chance=0.9,knock_chance=0.1", *[f"threshold:knock_at={i}" for i in range(11)]]
+    played = "round-robin of 12 strategies · 40 hands per pairing, duplicate deals · gin_bonus=25"
+    rng = np.random.default_rng(3)
+    r = np.sort(rng.uniform(-600, 200, 12))[::-1]
+    ratings = pd.DataFrame({"strategy": names, "rating": r, "rating_lo": r - 40, "rating_hi": r + 40})
+    values = rng.uniform(-5, 5, (12, 12))
+    np.fill_diagonal(values, np.nan)
+    outcomes = pd.DataFrame(np.ones((12, len(OUTCOME_CATEGORIES))), index=names, columns=list(OUTCOME_CATEGORIES))
+    for fig in (
+        ratings_chart(ratings, played),
+        heatmap(pd.DataFrame(values, index=names, columns=names), "points_per_hand", played),
+        outcome_chart(outcomes, played),
+    ):
+        fig.canvas.draw()
+        box = fig.axes[0].title.get_window_extent()
+        assert box.x0 >= 0 and box.x1 <= fig.bbox.x1, (fig.axes[0].get_title(), box, fig.bbox)
+
+
+def test_long_hands_group_into_visible_bars() -> None:
+    counts = np.zeros(501)
+    counts[[10, 11, 12, 500]] = [5, 3, 2, 90]  # most hands hit the 500-turn cap
+    hist = pd.DataFrame([counts], index=[ALL], columns=range(501))
+    ax = turns_chart(hist).axes[0]
+    bars = ax.patches
+    assert len(bars) <= 100 and len(bars) * bars[0].get_width() >= 501
+    tallest = max(bars, key=lambda b: b.get_height())
+    assert tallest.get_height() == pytest.approx(0.9)
+    assert tallest.get_x() <= 500 <= tallest.get_x() + tallest.get_width()
+    assert sum(b.get_height() for b in bars) == pytest.approx(1.0)
+    assert "bars of 6 turns" in ax.get_xlabel()
+    assert "mean 451.1 turns" in ax.get_legend_handles_labels()[1]

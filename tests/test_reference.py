@@ -200,10 +200,7 @@ def check_discard(hand: int, mrl: int | None) -> str:
     want = ref.ref_best_discard(hand, mrl)
     got = tables_for(mrl).best_discard_mask(hand)
     if got != want:
-        return (
-            f"best_discard_mask ({got[0]}, {ref.names(got[1])}), "
-            f"reference ({want[0]}, {ref.names(want[1])})"
-        )
+        return f"best_discard_mask ({got[0]}, {ref.names(got[1])}), reference ({want[0]}, {ref.names(want[1])})"
     return ""
 
 
@@ -486,8 +483,9 @@ def test_r17_reference_layoff_variants_agree(mrl: int | None) -> None:
     rng = random.Random(1730 + (mrl or 0))
     for defender, melds in layoff_cases(rng, 150, mrl):
         assert ref.ref_best_layoff(defender, melds, mrl) == ref.ref_best_layoff_fast(defender, melds, mrl)
-        assert {laid for laid in ref.submasks(ref.layoff_candidates(defender, melds))
-                if ref.can_lay_off(laid, melds, mrl)} == ref.layable_sets(defender, melds, mrl)
+        assert {
+            laid for laid in ref.submasks(ref.layoff_candidates(defender, melds)) if ref.can_lay_off(laid, melds, mrl)
+        } == ref.layable_sets(defender, melds, mrl)
 
 
 P = ref.parse

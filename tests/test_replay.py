@@ -149,3 +149,21 @@ def test_missing_or_unreadable_run_folder(tmp_path: Path, capsys: pytest.Capture
     assert proc.returncode == 2, proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "no such results folder" in lines[0], proc.stderr
+
+
+def test_a_relative_plugin_path_is_read_from_where_the_run_started(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run_cli
+) -> None:
+    start = tmp_path / "start"
+    start.mkdir()
+    (start / "slowbot.py").write_text("from strategies.simple import Simple\n\n\nclass Slow(Simple):\n    pass\n")
+    monkeypatch.chdir(start)
+    r = run_cli("match", "slowbot.py:Slow", "simple", "--hands", "4", "--jobs", "1", "--no-plots", "-q", "--out", "run")
+    assert r.code == 0, r.err
+    r = run_cli("replay", "run", "--hand", "1")
+    assert r.code == 0 and "all match" in r.out
+    monkeypatch.chdir(tmp_path)
+    r = run_cli("replay", "start/run", "--hand", "1")
+    assert r.code == 2
+    err = r.err.strip().splitlines()
+    assert len(err) == 1 and "no file 'slowbot.py'" in err[0] and "the folder the run was started in" in err[0]

@@ -159,6 +159,7 @@ def brute_layable(laid: int, knocker_melds, max_run_length: int | None = None) -
 
 def brute_layoff_deadwood(defender: int, knocker_melds, max_run_length: int | None = None) -> int:
     """The defender's least deadwood over all lay-off sets and own melds together."""
+
     def fits(c: int, m: int) -> bool:
         mc = cards_list(m)
         is_group = len({RANK_OF[x] for x in mc}) == 1
@@ -201,8 +202,21 @@ def test_r01_rank_order_ace_low_only():
 
 
 def test_r02_card_values():
-    expected = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
-                "T": 10, "J": 10, "Q": 10, "K": 10}
+    expected = {
+        "A": 1,
+        "2": 2,
+        "3": 3,
+        "4": 4,
+        "5": 5,
+        "6": 6,
+        "7": 7,
+        "8": 8,
+        "9": 9,
+        "T": 10,
+        "J": 10,
+        "Q": 10,
+        "K": 10,
+    }
     for rank, v in expected.items():
         for suit in "CDHS":
             c = parse_card(rank + suit)
@@ -559,8 +573,9 @@ def test_r12_strategy_discarding_the_taken_upcard_forfeits():
     res = play(deck, Script(["take", "7C"]), StockDrawer())
     assert res.outcome == "forfeit" and res.forfeit_seat == 0 and res.winner == 1
     assert res.forfeit_kind == "illegal" and "7C" in res.forfeit_reason and "R12" in res.forfeit_reason
-    res = play(deck, Script(["take", "7C"], then=StockDrawer()), StockDrawer(),
-               rules=Rules(allow_discard_of_drawn_upcard=True))
+    res = play(
+        deck, Script(["take", "7C"], then=StockDrawer()), StockDrawer(), rules=Rules(allow_discard_of_drawn_upcard=True)
+    )
     assert res.outcome != "forfeit"
 
 
@@ -874,7 +889,10 @@ def test_r16_knocker_shows_melds_and_never_lays_off():
     assert res.defender_deadwood_before == res.defender_deadwood_after == 37
     assert res.outcome == "knock" and res.points == 32
     assert {frozenset(names(m)) for m in res.knocker_melds} == {
-        frozenset({"AS", "2S", "3S"}), frozenset({"9C", "TC", "JC"}), frozenset({"6C", "6D", "6H"})}
+        frozenset({"AS", "2S", "3S"}),
+        frozenset({"9C", "TC", "JC"}),
+        frozenset({"6C", "6D", "6H"}),
+    }
     assert res.layoff == 0
 
 
@@ -1013,8 +1031,9 @@ def test_r17_best_layoff_equals_brute_force_on_constructed_positions():
 
 def test_r18_no_layoff_after_gin():
     # KC would extend the knocker's 9C-QC run, but after gin nothing is laid off
-    deck = make_deck(nondealer="AS 2S 3S 6H 6D 6C 9C TC JC QC", dealer="KC 8H 8S 8D QD QS QH 2D 4H 6S",
-                     upcard="7D", stock="KH")
+    deck = make_deck(
+        nondealer="AS 2S 3S 6H 6D 6C 9C TC JC QC", dealer="KC 8H 8S 8D QD QS QH 2D 4H 6S", upcard="7D", stock="KH"
+    )
     h = Hand(DEFAULT, deck, dealer=1)
     apply(h, "pass; pass; knock KH")
     with pytest.raises(IllegalMoveError, match="R18"):
@@ -1031,8 +1050,9 @@ def test_r18_defender_strategy_cannot_lay_off_after_gin():
         def choose_layoffs(self, view):
             return mask("KC")
 
-    deck = make_deck(nondealer="AS 2S 3S 6H 6D 6C 9C TC JC QC", dealer="KC 8H 8S 8D QD QS QH 2D 4H 6S",
-                     upcard="7D", stock="KH")
+    deck = make_deck(
+        nondealer="AS 2S 3S 6H 6D 6C 9C TC JC QC", dealer="KC 8H 8S 8D QD QS QH 2D 4H 6S", upcard="7D", stock="KH"
+    )
     res = play(deck, Script(["pass", "knock KH"]), LayAll(["pass"]))
     assert res.outcome == "gin" and res.layoff == 0 and res.points == 42
 
@@ -1041,8 +1061,7 @@ def test_r18_defender_strategy_cannot_lay_off_after_gin():
 
 
 def test_r19_knocker_scores_the_difference():
-    deck = make_deck(nondealer="2C 3C 4C 7D 7H 7S AH 2S 3D KS", dealer="9H 9D 9C JH QH KH 5D 6S 8S TD",
-                     upcard="5C")
+    deck = make_deck(nondealer="2C 3C 4C 7D 7H 7S AH 2S 3D KS", dealer="9H 9D 9C JH QH KH 5D 6S 8S TD", upcard="5C")
     res = play(deck, Script(["take", "knock KS"]), Script([]))
     assert res.outcome == "knock"
     assert res.knocker == res.winner == 0
@@ -1061,8 +1080,9 @@ def test_r20_undercut_on_equal_deadwood():
 
 def test_r20_undercut_after_layoffs_and_bonus_variant():
     # knocker 8 (8D); defender 12 before, 3 after laying off 4S 5S on AS-2S-3S
-    deck = make_deck(nondealer="AS 2S 3S 6H 6D 6C 9C TC JC 8D", dealer="8H 8S 8C QD QS QH 4S 5S 2D AH",
-                     upcard="7C", stock="KH")
+    deck = make_deck(
+        nondealer="AS 2S 3S 6H 6D 6C 9C TC JC 8D", dealer="8H 8S 8C QD QS QH 4S 5S 2D AH", upcard="7C", stock="KH"
+    )
     for bonus in (10, 25, 0):
         h = Hand(Rules(undercut_bonus=bonus), deck, dealer=1)
         apply(h, "pass; pass; knock KH")
@@ -1083,8 +1103,9 @@ def test_r21_gin_scores_bonus_plus_defender_deadwood():
 
 
 def test_r21_gin_not_undercut_even_when_defender_has_zero_deadwood():
-    deck = make_deck(nondealer="AS 2S 3S 6H 6D 6C 9C TC JC QC", dealer="8H 8S 8D 8C QD QS QH KD KS KC",
-                     upcard="7D", stock="KH")
+    deck = make_deck(
+        nondealer="AS 2S 3S 6H 6D 6C 9C TC JC QC", dealer="8H 8S 8D 8C QD QS QH KD KS KC", upcard="7D", stock="KH"
+    )
     res = play(deck, Script(["pass", "knock KH"]), Script(["pass"]))
     assert res.defender_deadwood_after == 0
     assert res.outcome == "gin" and res.winner == 0 and res.knocker == 0
@@ -1213,8 +1234,9 @@ class _PerHand(Strategy):
 def test_r23_same_dealer_deals_again_after_a_drawn_hand_in_a_game(mode, first_dealer):
     rules = Rules(next_dealer=mode, target_score=60)
     strategies = [_PerHand(StockDrawer(), simple()), _PerHand(StockDrawer(), simple())]
-    game = play_game(rules, strategies, lambda h: deck_for(game_deal_seed(23, 0, h)), first_dealer,
-                     lambda h: (h + 1, h + 100))
+    game = play_game(
+        rules, strategies, lambda h: deck_for(game_deal_seed(23, 0, h)), first_dealer, lambda h: (h + 1, h + 100)
+    )
     assert game.hands[0].outcome == "draw"
     assert game.hands[0].dealer == first_dealer
     assert game.hands[1].dealer == first_dealer
@@ -1222,8 +1244,7 @@ def test_r23_same_dealer_deals_again_after_a_drawn_hand_in_a_game(mode, first_de
 
 
 def test_r23_play_game_with_only_drawn_hands_keeps_the_dealer():
-    game = play_game(DEFAULT, [StockDrawer(), StockDrawer()], lambda h: deck_for(h), 1, lambda h: (h, h),
-                     max_hands=5)
+    game = play_game(DEFAULT, [StockDrawer(), StockDrawer()], lambda h: deck_for(h), 1, lambda h: (h, h), max_hands=5)
     assert game.winner == -1 and game.scores == (0, 0) and len(game.hands) == 5
     assert all(r.outcome == "draw" and r.dealer == 1 for r in game.hands)
 
@@ -1292,8 +1313,9 @@ def test_r24_game_to_target_score(mode, target):
     for g in range(6):
         spies = [_ScoreSpy(simple()), _ScoreSpy(parse_spec("threshold:knock_at=5").build())]
         first = g % 2
-        game = play_game(rules, spies, lambda h, g=g: deck_for(game_deal_seed(24, g, h)), first,
-                         lambda h: (2 * h + 1, 2 * h + 2))
+        game = play_game(
+            rules, spies, lambda h, g=g: deck_for(game_deal_seed(24, g, h)), first, lambda h: (2 * h + 1, 2 * h + 2)
+        )
         assert game.first_dealer == first
         assert game.hands[0].dealer == first
         scores = [0, 0]
@@ -1334,8 +1356,9 @@ def test_r24_game_to_target_score(mode, target):
 
 
 def test_r24_undecided_game_stops_at_max_hands():
-    game = play_game(DEFAULT, [StockDrawer(), StockDrawer()], lambda h: deck_for(h + 5), 0, lambda _h: (0, 0),
-                     max_hands=3)
+    game = play_game(
+        DEFAULT, [StockDrawer(), StockDrawer()], lambda h: deck_for(h + 5), 0, lambda _h: (0, 0), max_hands=3
+    )
     assert game.winner == -1 and len(game.hands) == 3
 
 
@@ -1392,12 +1415,14 @@ def test_r25_clock_is_per_seat_and_runs_only_on_own_turns():
 def test_r25_clock_is_per_hand_and_a_forfeit_loses_the_game():
     rules = Rules(time_per_hand=0.25, target_score=100)
     # 0.15 s per hand is under the clock, however many hands are played
-    game = play_game(rules, [_Sleeper(simple(), 0.15), simple()], lambda h: deck_for(300 + h), 0,
-                     lambda h: (h, h), max_hands=3)
+    game = play_game(
+        rules, [_Sleeper(simple(), 0.15), simple()], lambda h: deck_for(300 + h), 0, lambda h: (h, h), max_hands=3
+    )
     assert all(r.outcome != "forfeit" for r in game.hands) and len(game.hands) >= 2
     # over the clock in a game: the slow seat loses the game at once
-    game = play_game(Rules(time_per_hand=0.05), [simple(), _Sleeper(simple(), 0.1)], lambda h: deck_for(h), 0,
-                     lambda h: (h, h))
+    game = play_game(
+        Rules(time_per_hand=0.05), [simple(), _Sleeper(simple(), 0.1)], lambda h: deck_for(h), 0, lambda h: (h, h)
+    )
     assert game.winner == 0 and len(game.hands) == 1
     assert game.hands[0].outcome == "forfeit" and game.hands[0].forfeit_kind == "clock"
 
@@ -1617,8 +1642,9 @@ def test_r26_forfeit_loses_the_game_whatever_the_score():
 
     # hand 0: seat 0 (non-dealer) goes gin at once (+20+5); hand 1: seat 0 raises
     deck0 = make_deck(nondealer=NONDEALER, dealer=DEALER, upcard="4S", stock="KH")
-    game = play_game(DEFAULT, [RaiseOnSecondHand(), simple()], lambda h: deck0 if h == 0 else deck_for(h), 1,
-                     lambda h: (h, h))
+    game = play_game(
+        DEFAULT, [RaiseOnSecondHand(), simple()], lambda h: deck0 if h == 0 else deck_for(h), 1, lambda h: (h, h)
+    )
     assert game.hands[0].outcome == "gin" and game.hands[0].winner == 0
     assert len(game.hands) == 2
     last = game.hands[1]
@@ -1695,8 +1721,17 @@ def test_rules_bad_values_raise_rules_error_naming_the_field(field, bad):
 
 
 def test_rules_good_values():
-    r = Rules(knock_limit=0, gin_bonus=25, undercut_bonus=25, big_gin_bonus=31, allow_discard_of_drawn_upcard=True,
-              max_run_length=5, target_score=250, next_dealer="loser", time_per_hand=3)
+    r = Rules(
+        knock_limit=0,
+        gin_bonus=25,
+        undercut_bonus=25,
+        big_gin_bonus=31,
+        allow_discard_of_drawn_upcard=True,
+        max_run_length=5,
+        target_score=250,
+        next_dealer="loser",
+        time_per_hand=3,
+    )
     assert r.time_per_hand == 3.0 and isinstance(r.time_per_hand, float)
     assert r.differences()["knock_limit"] == 0
     assert Rules().describe() == "default rules"
@@ -1713,8 +1748,10 @@ def test_rules_with_values_unknown_key():
 
 def test_rules_load_rules_file(tmp_path):
     p = tmp_path / "rules.toml"
-    p.write_text('[rules]\nknock_limit = 7\ngin_bonus = 25\nnext_dealer = "winner"\nbig_gin_bonus = 31\n'
-                 'time_per_hand = 1.5\n', encoding="utf-8")
+    p.write_text(
+        '[rules]\nknock_limit = 7\ngin_bonus = 25\nnext_dealer = "winner"\nbig_gin_bonus = 31\ntime_per_hand = 1.5\n',
+        encoding="utf-8",
+    )
     r = load_rules_file(p)
     assert (r.knock_limit, r.gin_bonus, r.next_dealer, r.big_gin_bonus, r.time_per_hand) == (7, 25, "winner", 31, 1.5)
     p.write_text('[rules]\nbig_gin_bonus = "none"\n', encoding="utf-8")

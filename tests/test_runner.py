@@ -58,8 +58,21 @@ def test_same_log_for_any_jobs_in_game_mode(tmp_path, run_cli):
 
 def test_different_seed_gives_different_deals(tmp_path, run_cli):
     for seed in ("1", "2"):
-        r = run_cli("match", "simple", "simple", "--hands", "20", "--seed", seed, "-q", "--no-plots", "--jobs", "1",
-                    "--out", str(tmp_path / seed))
+        r = run_cli(
+            "match",
+            "simple",
+            "simple",
+            "--hands",
+            "20",
+            "--seed",
+            seed,
+            "-q",
+            "--no-plots",
+            "--jobs",
+            "1",
+            "--out",
+            str(tmp_path / seed),
+        )
         assert r.code == 0, r.err
     assert not hand_log(tmp_path / "1").equals(hand_log(tmp_path / "2"))
 
@@ -75,8 +88,20 @@ def test_duplicate_deals_swap_seats(tmp_path, run_cli):
 
 
 def test_no_duplicate_plays_each_deal_once(tmp_path, run_cli):
-    r = run_cli("match", "simple", "random", "--hands", "15", "--no-duplicate", "-q", "--no-plots", "--jobs", "1",
-                "--out", str(tmp_path))
+    r = run_cli(
+        "match",
+        "simple",
+        "random",
+        "--hands",
+        "15",
+        "--no-duplicate",
+        "-q",
+        "--no-plots",
+        "--jobs",
+        "1",
+        "--out",
+        str(tmp_path),
+    )
     assert r.code == 0, r.err
     log = hand_log(tmp_path)
     assert len(log) == 15 and set(log["copy"]) == {0}
@@ -90,8 +115,23 @@ def test_odd_hands_with_duplicate_round_up(tmp_path, run_cli):
 
 
 def test_manifest_records_the_run(tmp_path, run_cli):
-    r = run_cli("match", "threshold:knock_at=3", "simple", "--hands", "10", "--seed", "5", "--rule", "gin_bonus=25",
-                "-q", "--no-plots", "--jobs", "1", "--out", str(tmp_path))
+    r = run_cli(
+        "match",
+        "threshold:knock_at=3",
+        "simple",
+        "--hands",
+        "10",
+        "--seed",
+        "5",
+        "--rule",
+        "gin_bonus=25",
+        "-q",
+        "--no-plots",
+        "--jobs",
+        "1",
+        "--out",
+        str(tmp_path),
+    )
     assert r.code == 0, r.err
     m = json.loads((tmp_path / "manifest.json").read_text())
     assert m["command"].startswith("ginsim match threshold:knock_at=3 simple")
@@ -104,8 +144,21 @@ def test_manifest_records_the_run(tmp_path, run_cli):
 
 
 def test_rerun_resumes_and_skips_finished_chunks(tmp_path, run_cli):
-    args = ["match", "simple", "random", "--hands", "40", "--chunk", "5", "-q", "--no-plots", "--jobs", "1",
-            "--out", str(tmp_path)]
+    args = [
+        "match",
+        "simple",
+        "random",
+        "--hands",
+        "40",
+        "--chunk",
+        "5",
+        "-q",
+        "--no-plots",
+        "--jobs",
+        "1",
+        "--out",
+        str(tmp_path),
+    ]
     assert run_cli(*args).code == 0
     before = {f.name: f.stat().st_mtime_ns for f in chunk_files(tmp_path)}
     victim = sorted(before)[1]
@@ -127,22 +180,44 @@ def _kill_tree(proc: subprocess.Popen[bytes]) -> None:
 def test_resume_after_sigkill_gives_the_uninterrupted_log(tmp_path):
     # 150 chunks of 20 hands: long enough (a few seconds) that the kill lands part-way
     # however fast the machine; the rerun and the clean run then play the rest
-    args = ["match", "simple", "random", "--hands", "3000", "--chunk", "20", "--seed", "9", "-q", "--no-plots",
-            "--jobs", "2"]
+    args = [
+        "match",
+        "simple",
+        "random",
+        "--hands",
+        "3000",
+        "--chunk",
+        "20",
+        "--seed",
+        "9",
+        "-q",
+        "--no-plots",
+        "--jobs",
+        "2",
+    ]
     killed = tmp_path / "killed"
-    proc = subprocess.Popen([sys.executable, "-m", "ginsim", *args, "--out", str(killed)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ginsim", *args, "--out", str(killed)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     deadline = time.time() + 60
     while time.time() < deadline and len(chunk_files(killed)) < 4:
         time.sleep(0.05)
     _kill_tree(proc)
     done = len(chunk_files(killed))
     assert 0 < done < 150, "the run should be killed part-way"
-    rerun = subprocess.run([sys.executable, "-m", "ginsim", *args, "--out", str(killed)], capture_output=True,
-                           text=True, timeout=120)
+    rerun = subprocess.run(
+        [sys.executable, "-m", "ginsim", *args, "--out", str(killed)], capture_output=True, text=True, timeout=120
+    )
     assert rerun.returncode == 0, rerun.stderr
-    clean = subprocess.run([sys.executable, "-m", "ginsim", *args, "--out", str(tmp_path / "clean")],
-                           capture_output=True, text=True, timeout=120)
+    clean = subprocess.run(
+        [sys.executable, "-m", "ginsim", *args, "--out", str(tmp_path / "clean")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert clean.returncode == 0, clean.stderr
     pd.testing.assert_frame_equal(hand_log(killed), hand_log(tmp_path / "clean"))
     assert not list((killed / "hands").glob("*.tmp-*"))
@@ -221,8 +296,21 @@ def test_out_that_is_a_file_is_refused(tmp_path, run_cli):
 
 
 def test_report_of_a_partial_run(tmp_path, run_cli):
-    args = ["match", "simple", "random", "--hands", "40", "--chunk", "5", "-q", "--no-plots", "--jobs", "1",
-            "--out", str(tmp_path)]
+    args = [
+        "match",
+        "simple",
+        "random",
+        "--hands",
+        "40",
+        "--chunk",
+        "5",
+        "-q",
+        "--no-plots",
+        "--jobs",
+        "1",
+        "--out",
+        str(tmp_path),
+    ]
     assert run_cli(*args).code == 0
     for f in chunk_files(tmp_path)[3:]:
         f.unlink()
@@ -248,8 +336,9 @@ def test_forfeits_are_counted_with_reasons(tmp_path, run_cli):
         "        return max(view.legal_discards().bit_length() - 1, 0)\n"
     )
     out = tmp_path / "run"
-    r = run_cli("match", f"{plugin}:Crashy", "simple", "--hands", "20", "-q", "--no-plots", "--jobs", "2",
-                "--out", str(out))
+    r = run_cli(
+        "match", f"{plugin}:Crashy", "simple", "--hands", "20", "-q", "--no-plots", "--jobs", "2", "--out", str(out)
+    )
     assert r.code == 0, r.err
     s = pd.read_csv(out / "summary.csv", keep_default_na=False)
     crashy = s[s["strategy"] == "Crashy"].iloc[0]

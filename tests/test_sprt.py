@@ -222,8 +222,7 @@ def test_simple_against_random_accepts_h1_within_a_few_hundred_hands(run_cli, tm
 
 def test_a_strategy_against_itself_accepts_h0(run_cli, tmp_path: Path) -> None:
     out = tmp_path / "h0"
-    r = run_cli("match", "simple", "simple", "--sprt", "elo0=0,elo1=20", "--jobs", "1", "--no-plots",
-                "--out", str(out))
+    r = run_cli("match", "simple", "simple", "--sprt", "elo0=0,elo1=20", "--jobs", "1", "--no-plots", "--out", str(out))
     assert r.code == 0, r.err
     s = manifest(out)["stopped"]
     assert s["decision"] == "H0 accepted" and s["llr"] <= s["lower"]
@@ -233,8 +232,7 @@ def test_a_strategy_against_itself_accepts_h0(run_cli, tmp_path: Path) -> None:
 
 
 def test_same_decision_hands_and_log_for_any_jobs(run_cli, tmp_path: Path) -> None:
-    base = ["match", "simple", "simple", "--sprt", "elo0=0,elo1=20", "--chunk", "15", "--seed", "9", "-q",
-            "--no-plots"]
+    base = ["match", "simple", "simple", "--sprt", "elo0=0,elo1=20", "--chunk", "15", "--seed", "9", "-q", "--no-plots"]
     one = run_cli(*base, "--jobs", "1", "--out", str(tmp_path / "one"))
     two = run_cli(*base, "--jobs", "2", "--out", str(tmp_path / "two"))
     assert one.code == 0 and two.code == 0, one.err + two.err
@@ -244,14 +242,28 @@ def test_same_decision_hands_and_log_for_any_jobs(run_cli, tmp_path: Path) -> No
     assert [f.name for f in chunk_files(tmp_path / "one")] == [f.name for f in chunk_files(tmp_path / "two")]
     pd.testing.assert_frame_equal(hand_log(tmp_path / "one"), hand_log(tmp_path / "two"))
     assert len(chunk_files(tmp_path / "two")) == s2["chunks"]
-    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "one" / "summary.csv"),
-                                  pd.read_csv(tmp_path / "two" / "summary.csv"))
+    pd.testing.assert_frame_equal(
+        pd.read_csv(tmp_path / "one" / "summary.csv"), pd.read_csv(tmp_path / "two" / "summary.csv")
+    )
 
 
 def test_resume_continues_the_test_on_the_existing_prefix(run_cli, tmp_path: Path) -> None:
     out = tmp_path / "r"
-    args = ["match", "simple", "random", "--sprt", "elo0=0,elo1=5", "--chunk", "40", "--jobs", "1", "-q",
-            "--no-plots", "--out", str(out)]
+    args = [
+        "match",
+        "simple",
+        "random",
+        "--sprt",
+        "elo0=0,elo1=5",
+        "--chunk",
+        "40",
+        "--jobs",
+        "1",
+        "-q",
+        "--no-plots",
+        "--out",
+        str(out),
+    ]
     assert run_cli(*args).code == 0
     first, log = manifest(out)["stopped"], hand_log(out)
     names = [f.name for f in chunk_files(out)]
@@ -277,8 +289,22 @@ def test_resume_continues_the_test_on_the_existing_prefix(run_cli, tmp_path: Pat
 
 def test_no_decision_within_the_budget(run_cli, tmp_path: Path) -> None:
     out = tmp_path / "budget"
-    r = run_cli("match", "simple", "simple", "--sprt", "elo0=0,elo1=2", "--hands", "120", "--chunk", "20",
-                "--jobs", "2", "--no-plots", "--out", str(out))
+    r = run_cli(
+        "match",
+        "simple",
+        "simple",
+        "--sprt",
+        "elo0=0,elo1=2",
+        "--hands",
+        "120",
+        "--chunk",
+        "20",
+        "--jobs",
+        "2",
+        "--no-plots",
+        "--out",
+        str(out),
+    )
     assert r.code == 0, r.err
     m = manifest(out)
     assert m["status"] == "complete" and m["stopped"]["decision"] == "no decision"
@@ -289,8 +315,24 @@ def test_no_decision_within_the_budget(run_cli, tmp_path: Path) -> None:
 
 def test_trace_is_the_llr_after_each_chunk_in_order(run_cli, tmp_path: Path) -> None:
     out = tmp_path / "t"
-    assert run_cli("match", "simple", "random", "--sprt", "elo0=0,elo1=5", "--chunk", "50", "--jobs", "1", "-q",
-                   "--no-plots", "--out", str(out)).code == 0
+    assert (
+        run_cli(
+            "match",
+            "simple",
+            "random",
+            "--sprt",
+            "elo0=0,elo1=5",
+            "--chunk",
+            "50",
+            "--jobs",
+            "1",
+            "-q",
+            "--no-plots",
+            "--out",
+            str(out),
+        ).code
+        == 0
+    )
     trace = pd.read_csv(out / "sprt.csv")
     counts = np.zeros(5, dtype=np.int64)
     for i, f in enumerate(chunk_files(out)):

@@ -14,26 +14,51 @@ OUTCOME = {"knock", "undercut", "gin", "big_gin", "draw", "forfeit"}
 
 
 def log(rows: list[dict]) -> pd.DataFrame:
-    base = {"pairing": 0, "game_end": False, "game_winner": -1, "forfeit_seat": -1, "forfeit_reason": "",
-            "knocker_deadwood": 0, "turns": 10}
+    base = {
+        "pairing": 0,
+        "game_end": False,
+        "game_winner": -1,
+        "forfeit_seat": -1,
+        "forfeit_reason": "",
+        "knocker_deadwood": 0,
+        "turns": 10,
+    }
     df = pd.DataFrame([{**base, **r} for r in rows])
     assert set(df["outcome"]) <= OUTCOME
     return df
 
 
 # Strategy A against B, duplicate deals: deal 0 and deal 1, each played in both seatings.
-HANDS = log([
-    # deal 0, A in seat 0: A knocks with 3 and wins 12
-    {"deal": 0, "seat_a": 0, "outcome": "knock", "knocker": 0, "winner": 0, "points": 12, "knocker_deadwood": 3,
-     "turns": 10},
-    # deal 0, A in seat 1: B (seat 0) knocks with 6, A undercuts for 15
-    {"deal": 0, "seat_a": 1, "outcome": "undercut", "knocker": 0, "winner": 1, "points": 15, "knocker_deadwood": 6,
-     "turns": 8},
-    # deal 1, A in seat 0: B (seat 1) goes gin for 30
-    {"deal": 1, "seat_a": 0, "outcome": "gin", "knocker": 1, "winner": 1, "points": 30, "turns": 14},
-    # deal 1, A in seat 1: the stock runs out
-    {"deal": 1, "seat_a": 1, "outcome": "draw", "knocker": -1, "winner": -1, "points": 0, "turns": 30},
-])
+HANDS = log(
+    [
+        # deal 0, A in seat 0: A knocks with 3 and wins 12
+        {
+            "deal": 0,
+            "seat_a": 0,
+            "outcome": "knock",
+            "knocker": 0,
+            "winner": 0,
+            "points": 12,
+            "knocker_deadwood": 3,
+            "turns": 10,
+        },
+        # deal 0, A in seat 1: B (seat 0) knocks with 6, A undercuts for 15
+        {
+            "deal": 0,
+            "seat_a": 1,
+            "outcome": "undercut",
+            "knocker": 0,
+            "winner": 1,
+            "points": 15,
+            "knocker_deadwood": 6,
+            "turns": 8,
+        },
+        # deal 1, A in seat 0: B (seat 1) goes gin for 30
+        {"deal": 1, "seat_a": 0, "outcome": "gin", "knocker": 1, "winner": 1, "points": 30, "turns": 14},
+        # deal 1, A in seat 1: the stock runs out
+        {"deal": 1, "seat_a": 1, "outcome": "draw", "knocker": -1, "winner": -1, "points": 0, "turns": 30},
+    ]
+)
 
 
 def sides() -> tuple[dict, dict]:
@@ -88,13 +113,33 @@ def test_undercut_rate_without_knocks_is_undefined():
 
 
 def test_forfeits_and_game_wins():
-    df = log([
-        {"deal": 0, "seat_a": 0, "outcome": "knock", "knocker": 0, "winner": 0, "points": 60},
-        {"deal": 0, "seat_a": 0, "outcome": "knock", "knocker": 0, "winner": 0, "points": 50, "game_end": True,
-         "game_winner": 0},
-        {"deal": 1, "seat_a": 0, "outcome": "forfeit", "knocker": -1, "winner": 0, "points": 0, "forfeit_seat": 1,
-         "forfeit_reason": "discard raised RuntimeError: boom", "game_end": True, "game_winner": 0},
-    ])
+    df = log(
+        [
+            {"deal": 0, "seat_a": 0, "outcome": "knock", "knocker": 0, "winner": 0, "points": 60},
+            {
+                "deal": 0,
+                "seat_a": 0,
+                "outcome": "knock",
+                "knocker": 0,
+                "winner": 0,
+                "points": 50,
+                "game_end": True,
+                "game_winner": 0,
+            },
+            {
+                "deal": 1,
+                "seat_a": 0,
+                "outcome": "forfeit",
+                "knocker": -1,
+                "winner": 0,
+                "points": 0,
+                "forfeit_seat": 1,
+                "forfeit_reason": "discard raised RuntimeError: boom",
+                "game_end": True,
+                "game_winner": 0,
+            },
+        ]
+    )
     sums, reasons = chunk_sums(df)
     a, b = figures(sums[(0, 0)]), figures(sums[(0, 1)])
     assert a["games"] == 2 and a["game_win_rate"] == 1.0 and b["game_win_rate"] == 0.0

@@ -174,7 +174,7 @@ def replay_hand(run: RunLog, n: int, seat: int | None = None) -> Replay:
     except GinsimError as e:
         hint = ""
         if "no file" in str(e):  # a relative path.py:Class is read from the current folder
-            hint = "; run replay from the folder the run was started in, where that file is"
+            hint = f"; run replay from {m.get('cwd') or 'the folder the run was started in'}, where that file is"
         raise RunError(f"{folder}: cannot rebuild the run ({e}{hint})") from None
     except (KeyError, TypeError, ValueError, StopIteration) as e:
         raise RunError(f"{folder}/manifest.json: cannot rebuild the run from it ({type(e).__name__}: {e})") from None

@@ -141,9 +141,6 @@ def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[dict[str
         manifest.setdefault("resumed", []).append(_now())
         manifest["finished"] = None
         manifest["status"] = "running"
-        manifest["jobs"] = opts.jobs
-        manifest["backend"] = opts.backend
-        manifest["scheduler"] = opts.scheduler
         write_json_atomic(out / MANIFEST, manifest)
         return manifest, True
     try:
@@ -171,6 +168,7 @@ def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[dict[str
         "jobs": opts.jobs,
         "backend": opts.backend,
         "scheduler": opts.scheduler,  # the dask scheduler's address; null: a local cluster (or loky)
+        "cwd": os.getcwd(),  # where relative paths (a file.py:Class strategy) are read from
         "platform": platform_info(),
         "identity": identity,
     }
@@ -253,9 +251,18 @@ def run_plan(plan: RunPlan, out: Path | None, opts: RunOptions, on_done: Callabl
     """Play every missing chunk of ``plan`` into ``out`` (a new folder under results/
     by default), then write the summary and report. Returns the folder."""
     folder = out if out is not None else default_out(plan.kind)
-    manifest, _ = prepare_folder(plan, folder, opts)
+    manifest, resumed = prepare_folder(plan, folder, opts)
     jobs = resolve_jobs(opts.jobs)
     tasks, done_units = _tasks(plan, folder)
+    # every invocation is a session; the top-level jobs and backend say what played the
+    # chunks, so a rerun with nothing left to play leaves them as they were
+    manifest.setdefault("sessions", []).append(
+        {"started": _now(), "jobs": jobs, "backend": opts.backend, "scheduler": opts.scheduler, "chunks": len(tasks)}
+    )
+    if tasks or not resumed:
+        manifest["jobs"] = jobs
+        manifest["backend"] = opts.backend
+        manifest["scheduler"] = opts.scheduler
     copies = plan.hands_per_unit() if plan.mode == "hands" else (2 if plan.duplicate else 1)
     total_units = plan.units * len(plan.pairings)
     unit_name = "hands" if plan.mode == "hands" else "games"
@@ -290,7 +297,6 @@ def run_plan(plan: RunPlan, out: Path | None, opts: RunOptions, on_done: Callabl
     if stopped is not None:
         manifest["stopped"] = stopped
     manifest["elapsed_s"] = round(time.perf_counter() - start, 3)
-    manifest["jobs"] = jobs
     write_json_atomic(folder / MANIFEST, manifest)
     if on_done is not None:
         on_done(folder)

@@ -166,4 +166,4 @@ def test_a_relative_plugin_path_is_read_from_where_the_run_started(
     r = run_cli("replay", "start/run", "--hand", "1")
     assert r.code == 2
     err = r.err.strip().splitlines()
-    assert len(err) == 1 and "no file 'slowbot.py'" in err[0] and "the folder the run was started in" in err[0]
+    assert len(err) == 1 and "no file 'slowbot.py'" in err[0] and f"run replay from {start}," in err[0]

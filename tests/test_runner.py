@@ -177,6 +177,19 @@ def _kill_tree(proc: subprocess.Popen[bytes]) -> None:
     proc.wait()
 
 
+def test_each_invocation_is_a_session_and_a_rerun_with_nothing_left_keeps_jobs(tmp_path, run_cli):
+    args = ["match", "simple", "random", "--hands", "40", "--chunk", "5", "-q", "--no-plots", "--out", str(tmp_path)]
+    assert run_cli(*args, "--jobs", "1").code == 0
+    m = json.loads((tmp_path / "manifest.json").read_text())
+    assert m["jobs"] == 1 and m["cwd"] and [s["chunks"] for s in m["sessions"]] == [4]  # 20 deals, 5 a chunk
+    (tmp_path / "hands" / chunk_files(tmp_path)[0].name).unlink()
+    assert run_cli(*args, "--jobs", "2").code == 0  # one chunk left: played with 2 jobs
+    assert run_cli(*args, "--jobs", "1").code == 0  # nothing left: the manifest keeps jobs 2
+    m = json.loads((tmp_path / "manifest.json").read_text())
+    assert [(s["jobs"], s["chunks"]) for s in m["sessions"]] == [(1, 4), (2, 1), (1, 0)]
+    assert m["jobs"] == 2 and len(m["resumed"]) == 2 and m["status"] == "complete"
+
+
 def test_resume_after_sigkill_gives_the_uninterrupted_log(tmp_path):
     # 150 chunks of 20 hands: long enough (a few seconds) that the kill lands part-way
     # however fast the machine; the rerun and the clean run then play the rest

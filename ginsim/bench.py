@@ -127,8 +127,9 @@ def bench_runner(jobs: int, hands: int, reps: int) -> float:
     return statistics.median(rates)
 
 
-def run_bench(seconds: float = 2.0, jobs: int | None = None, reps: int = 3,
-              say: Callable[[str], None] | None = None) -> dict[str, Any]:
+def run_bench(
+    seconds: float = 2.0, jobs: int | None = None, reps: int = 3, say: Callable[[str], None] | None = None
+) -> dict[str, Any]:
     """Every figure of ``ginsim bench``. ``seconds`` is the time budget per figure."""
     from ginsim.runner import resolve_jobs
 

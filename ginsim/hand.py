@@ -118,9 +118,7 @@ class Hand:
     ) -> None:
         # ``checked``: the caller already knows ``deck`` is a list of the 52 card ints
         # (the runner checks whole chunks of decks at once, see seeding.check_decks)
-        if not checked and (
-            type(deck) is not list or set(map(type, deck)) != _INT_ONLY or sorted(deck) != _ALL_CARDS
-        ):
+        if not checked and (type(deck) is not list or set(map(type, deck)) != _INT_ONLY or sorted(deck) != _ALL_CARDS):
             deck = _checked_deck(deck)
         if dealer not in (0, 1):
             raise IllegalMoveError(f"dealer must be seat 0 or 1, not {dealer!r}")
@@ -538,5 +536,3 @@ class Hand:
         self.phase = OVER
         for v in self.views:
             v.phase = OVER
-
-

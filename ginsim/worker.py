@@ -152,8 +152,11 @@ def play_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
         seeds = deal_seeds(task.seed, task.start, task.stop)
         decks = check_decks(decks_for(seeds)).tolist()
         per_copy = [
-            (copy, strategy_seeds(seeds, task.pairing_key, copy, 0).tolist(),
-             strategy_seeds(seeds, task.pairing_key, copy, 1).tolist())
+            (
+                copy,
+                strategy_seeds(seeds, task.pairing_key, copy, 0).tolist(),
+                strategy_seeds(seeds, task.pairing_key, copy, 1).tolist(),
+            )
             for copy in copies
         ]
         for offset, unit in enumerate(range(task.start, task.stop)):

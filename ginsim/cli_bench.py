@@ -34,9 +34,31 @@ def bench(seconds: float, jobs: int | None, reps: int, as_json: bool) -> None:
         raise RunError(f"--reps must be at least 1, not {reps}")
     if jobs is not None and jobs < 1:
         raise RunError(f"--jobs must be at least 1, not {jobs}")
+    busy = busy_note()
+    if busy:
+        click.echo(busy, err=True)
     say = None if as_json else (lambda m: click.echo(m, err=True))
     result = run_bench(seconds=seconds, jobs=jobs, reps=reps, say=say)
     click.echo(json.dumps(result) if as_json else format_bench(result))
+
+
+def busy_note(load: float | None = None, cpus: int | None = None) -> str:
+    """A warning when other work already keeps this machine busy (the figures would then
+    measure a share of it), else ''."""
+    import os
+
+    if load is None:
+        try:
+            load = os.getloadavg()[0]
+        except (AttributeError, OSError):  # no load average on this platform
+            return ""
+    cpus = cpus or os.cpu_count() or 1
+    if load < 0.5:
+        return ""
+    return (
+        f"warning: load average {load:.1f} on {cpus} cpus before the bench: other work is running "
+        "and the figures will be lower than this machine can do"
+    )
 
 
 COMMANDS = [bench]

@@ -40,3 +40,11 @@ def test_bench_bad_options(run_cli):
     ):
         r = run_cli("bench", *args)
         assert r.code == 2 and message in r.err and len(r.err.strip().splitlines()) == 1
+
+
+def test_bench_warns_when_the_machine_is_already_busy():
+    from ginsim.cli_bench import busy_note
+
+    assert busy_note(load=0.1, cpus=2) == ""
+    note = busy_note(load=2.9, cpus=2)
+    assert note.startswith("warning: load average 2.9 on 2 cpus") and "lower" in note

@@ -21,7 +21,7 @@ from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 from ginsim.engine import OUTCOMES
 from ginsim.markdown import sweep_base
-from ginsim.runner import chunk_files
+from ginsim.runner import chunk_files, read_chunk
 from ginsim.stats import outcome_codes
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ def read_log_counts(folder: Path, pairings: list[dict[str, Any]]) -> LogCounts:
     labels = {int(p["index"]): (p["label_a"], p["label_b"]) for p in pairings}
     out = LogCounts()
     for f in chunk_files(folder):
-        df = pd.read_parquet(f, columns=_LOG_COLUMNS)
+        df = read_chunk(f, _LOG_COLUMNS)
         if df.empty:
             continue
         code = outcome_codes(df["outcome"]).astype(np.int64)

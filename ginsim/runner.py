@@ -208,6 +208,15 @@ def write_chunk(path: Path, arrays: dict[str, np.ndarray]) -> None:
     os.replace(tmp, path)
 
 
+def read_chunk(path: Path, columns: list[str] | None = None) -> Any:
+    """One chunk file of the hand log as a pandas DataFrame (only ``columns``, if given).
+    Reads the single file directly, which is about twice as fast as ``pd.read_parquet``
+    for the many small files of a big run."""
+    import pyarrow.parquet as pq
+
+    return pq.ParquetFile(path).read(columns=columns, use_threads=False).to_pandas(use_threads=False)
+
+
 def _tasks(plan: RunPlan, folder: Path) -> tuple[list[ChunkTask], int]:
     """The chunks still to play, and how many units (deals or games) are done."""
     todo = []

@@ -339,9 +339,9 @@ def check_plan(plan: RunPlan) -> None:
 
 
 def read_chunk_counts(path: Path) -> np.ndarray:
-    import pandas as pd
+    from ginsim.runner import read_chunk
 
-    return pentanomial(pd.read_parquet(path, columns=LOG_COLUMNS))
+    return pentanomial(read_chunk(path, LOG_COLUMNS))
 
 
 def trace(folder: Path, result: Mapping[str, Any]) -> pd.DataFrame:

@@ -78,6 +78,9 @@ def outcome_codes(series: pd.Series) -> np.ndarray:
     """Outcome column as integer codes, whether stored as codes or as text."""
     if pd.api.types.is_integer_dtype(series.dtype):
         return series.to_numpy(dtype=np.int16)
+    if isinstance(series.dtype, pd.CategoricalDtype):  # as the hand log stores it: map the few categories
+        lookup = np.array([_CODE[str(c)] for c in series.cat.categories] + [-1], dtype=np.int16)
+        return lookup[series.cat.codes.to_numpy()]  # a missing value (code -1) stays -1
     return series.astype(str).map(_CODE).to_numpy(dtype=np.int16)
 
 
@@ -233,10 +236,12 @@ def read_sums(
     files: Iterable[Path],
 ) -> tuple[dict[tuple[int, int], dict[str, float]], dict[tuple[int, int], list[str]]]:
     """Sums over chunk files, read one at a time."""
+    from ginsim.runner import read_chunk
+
     total: dict[tuple[int, int], dict[str, float]] = {}
     reasons: dict[tuple[int, int], list[str]] = {}
     for f in files:
-        df = pd.read_parquet(f, columns=LOG_COLUMNS)
+        df = read_chunk(f, LOG_COLUMNS)
         part, why = chunk_sums(df)
         add_sums(total, part)
         for key, texts in why.items():

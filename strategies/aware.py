@@ -19,7 +19,9 @@ draw by ``take_margin`` - so a low card replacing a high one is taken though it 
 nothing - or when the whole value (deadwood less outs' worth) improves by
 ``value_margin``. Knock: at deadwood <= ``knock_at`` before turn ``late_turn``, then
 at <= ``late_knock_at`` (the risk of an undercut grows as the opponent's hand improves);
-gin always.
+gin always. In games, when either side needs at most ``endgame`` points to win (0: off),
+it knocks as soon as legal at any turn: a hand the opponent wins may end the game, and a
+knock this seat wins by a little may end it too.
 """
 
 from __future__ import annotations
@@ -222,10 +224,13 @@ class Aware(Strategy):
         threat_at: int = 0,
         hot_factor: float = 2.5,
         cold_factor: float = 0.5,
+        endgame: int = 0,
     ) -> None:
         for key, value in (("knock_at", knock_at), ("late_knock_at", late_knock_at), ("threat_at", threat_at)):
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10:
                 raise ValueError(f"{key} must be a whole number 0..10, not {value!r}")
+        if isinstance(endgame, bool) or not isinstance(endgame, int) or endgame < 0:
+            raise ValueError(f"endgame must be a whole number >= 0, not {endgame!r}")
         for key, value in (("late_turn", late_turn), ("out_turns", out_turns)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{key} must be a whole number >= 1, not {value!r}")
@@ -248,6 +253,7 @@ class Aware(Strategy):
         self.threat_at = threat_at
         self.hot_factor = hot_factor
         self.cold_factor = cold_factor
+        self.endgame = endgame
         self._ranked: tuple[tuple[int, ...], list[tuple[float, int, Card]]] | None = None  # last ranking
 
     # -- evaluation ----------------------------------------------------------------
@@ -307,9 +313,19 @@ class Aware(Strategy):
         self._ranked = (key, out)
         return out
 
+    def late_limit(self, view: PlayerView) -> int:
+        """The most deadwood this strategy knocks with from turn ``late_turn``: ``knock_at``
+        when either side is within ``endgame`` points of winning the game."""
+        if self.endgame:
+            target = view.rules.target_score
+            mine, theirs = view.scores
+            if target - mine <= self.endgame or target - theirs <= self.endgame:
+                return self.knock_at
+        return self.late_knock_at
+
     def knock_limit_now(self, view: PlayerView) -> int:
         """The most deadwood this strategy knocks with now."""
-        return self.knock_at if view.turn < self.late_turn else self.late_knock_at
+        return self.knock_at if view.turn < self.late_turn else self.late_limit(view)
 
     # -- decisions -------------------------------------------------------------------
     def take_upcard(self, view: PlayerView) -> bool:

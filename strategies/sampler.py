@@ -3,7 +3,9 @@
 It plays ``aware``'s move unless the decision is hard: knocking is legal (knock now or
 play on?), or other discards score within ``close`` points of ``aware``'s choice (at
 most ``candidates`` of them; the default 0 takes exact ties only - in sweeps, checking
-wider discard choices by playouts cost time and won nothing). Then it deals ``samples`` worlds consistent with what it
+wider discard choices by playouts cost time and won nothing), or, at a draw, ``aware``'s
+edge for taking the upcard is within ``take_close`` points either way (then both draws
+are played out). Then it deals ``samples`` worlds consistent with what it
 has seen - the opponent holds the cards it picked up and still has, plus unseen cards;
 the stock is the rest, shuffled - and scores every option in every world: a knock now
 exactly (lay-offs included), anything else by playing the hand out with a fast policy
@@ -15,7 +17,9 @@ standard errors: playouts are noisy, and a cheap policy judges some plans unfair
 
 Soft evidence shapes the deal: a world whose opponent hand would not have made its last
 discard (a deadwood minimiser keeps its least deadwood) or would have taken the upcard it
-last passed is kept only with chance ``hint`` (1 ignores the evidence).
+last passed is kept only with chance ``hint`` (1 ignores the evidence); one whose
+opponent hand could knock now (it discarded, then did not knock) only with chance
+``knock_hint``.
 
 Randomness comes only from the seat's generator, so the same seed replays every
 decision. ``samples`` is the control; ``budget_ms`` (0: none, the default) caps a
@@ -243,6 +247,7 @@ class Sampler(Aware):
         close: float = 0.0,
         candidates: int = 3,
         hint: float = 0.2,
+        knock_hint: float = 1.0,
         confidence: float = 1.0,
         selection: float = 1.0,
         game: int = 1,
@@ -258,6 +263,7 @@ class Sampler(Aware):
         threat_at: int = 0,
         hot_factor: float = 2.5,
         cold_factor: float = 0.5,
+        endgame: int = 0,
     ) -> None:
         super().__init__(
             out_weight=out_weight,
@@ -271,6 +277,7 @@ class Sampler(Aware):
             threat_at=threat_at,
             hot_factor=hot_factor,
             cold_factor=cold_factor,
+            endgame=endgame,
         )
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 0:
             raise ValueError(f"samples must be a whole number >= 0, not {samples!r}")
@@ -290,11 +297,14 @@ class Sampler(Aware):
             raise ValueError(f"game must be 0 (points) or 1 (game win chances), not {game!r}")
         if not 0.0 < hint <= 1.0:
             raise ValueError(f"hint must be in (0, 1], not {hint!r}")
+        if not 0.0 < knock_hint <= 1.0:
+            raise ValueError(f"knock_hint must be in (0, 1], not {knock_hint!r}")
         self.samples = samples
         self.budget_ms = budget_ms
         self.close = close
         self.candidates = candidates
         self.hint = hint
+        self.knock_hint = knock_hint
         self.confidence = confidence
         self.selection = selection
         self.game = game
@@ -327,6 +337,8 @@ class Sampler(Aware):
         last_bit = 0 if last is None else 1 << last
         passed = self._last_passed(view)
         hint = self.hint
+        knock_hint = self.knock_hint if last is not None else 1.0
+        knock_limit = view.rules.knock_limit
         below = rng.below
         dealt = 0
         tries = 0
@@ -348,6 +360,9 @@ class Sampler(Aware):
                 )
                 if unlikely and rng.random() >= hint:
                     continue
+            could_knock = knock_hint < 1.0 and tries <= 20 * n and tables.deadwood_mask(opp) <= knock_limit
+            if could_knock and rng.random() >= knock_hint:
+                continue
             stock = [c for c in cards if not opp >> c & 1] if extra else cards[hidden:]
             for i in range(len(stock) - 1):  # then the stock's order
                 j = i + below(len(stock) - i)
@@ -386,6 +401,7 @@ class Sampler(Aware):
         deadline = time.perf_counter() + self.budget_ms / 1000.0 if self.budget_ms else None
         base_pile = list(view.discard_pile)
         worth = game_worth(rules.target_score, *view.scores) if self.game else None
+        late_knock_at = self.late_limit(view)
         out = []
         for opp, stock in self.worlds(view, self.samples):
             row = []
@@ -405,7 +421,7 @@ class Sampler(Aware):
                             view.turn,
                             self.knock_at,
                             self.late_turn,
-                            self.late_knock_at,
+                            late_knock_at,
                         )
                     )
             out.append(row if worth is None else [worth(p) for p in row])
@@ -478,6 +494,7 @@ class Sampler(Aware):
         deadline = time.perf_counter() + self.budget_ms / 1000.0 if self.budget_ms else None
         base_pile = list(view.discard_pile)
         worth = game_worth(rules.target_score, *view.scores) if self.game else None
+        late_knock_at = self.late_limit(view)
         out = []
         for opp, stock in self.worlds(view, self.samples):
             row = []
@@ -492,7 +509,7 @@ class Sampler(Aware):
                     view.turn - 1,
                     self.knock_at,
                     self.late_turn,
-                    self.late_knock_at,
+                    late_knock_at,
                     take=option,
                 )
                 row.append(pts if worth is None else worth(pts))

@@ -107,3 +107,37 @@ def test_every_builtin_describes_itself() -> None:
         if entry["name"] in BUILTINS:
             assert entry["description"], f"{entry['name']} has no description"
             assert not entry["description"].startswith("cannot load"), entry["description"]
+
+
+class TestSamplerEvidence(StrategyContract):
+    """The not-knocking evidence and the endgame knock rule switched on."""
+
+    spec = "sampler:samples=6,knock_hint=0.1,endgame=20"
+    hands = 20
+    variant_hands = 4
+    games = 1
+    repro_hands = 6
+    max_decision_s = 0.5
+    mean_decision_s = 0.02
+
+
+@pytest.mark.parametrize(
+    "spec", ["aware:endgame=-1", "aware:endgame=2.5", "sampler:knock_hint=0", "sampler:knock_hint=1.5"]
+)
+def test_bad_endgame_and_knock_hint_are_refused(spec: str) -> None:
+    with pytest.raises(ValueError, match=r"endgame|knock_hint"):
+        parse_spec(spec).build()
+
+
+def test_endgame_drops_the_late_knock_limit_near_the_target() -> None:
+    aware = parse_spec("aware:endgame=10").build()
+    rules = Rules()
+
+    class _View:
+        def __init__(self, scores: tuple[int, int]) -> None:
+            self.rules, self.scores, self.turn = rules, scores, 25
+
+    assert aware.knock_limit_now(_View((0, 0))) == aware.late_knock_at
+    assert aware.knock_limit_now(_View((91, 0))) == aware.knock_at
+    assert aware.knock_limit_now(_View((40, 95))) == aware.knock_at
+    assert parse_spec("aware").build().knock_limit_now(_View((95, 95))) == aware.late_knock_at

@@ -201,7 +201,7 @@ def play_hand(
             knock = False
             # Whether to ask about a knock: the seat's own best-discard answer for this
             # very hand saves a deadwood call; a knock itself is verified in discard().
-            dw = 99
+            dw = knock_limit + 1  # no knock question unless the discard is a card of the hand
             if type(card) is int and 0 <= card < 52:
                 held = hand.hands[seat]
                 if view._memo_hand == held and view._memo[1] >> card & 1:

@@ -143,22 +143,12 @@ def test_manifest_records_the_run(tmp_path, run_cli):
         assert key in m
 
 
+SMALL_RUN = ["match", "simple", "random", "--hands", "40", "--chunk", "5", "-q", "--no-plots"]
+"""A run of 4 chunks (20 deals, 5 a chunk), for the resume and partial-run tests."""
+
+
 def test_rerun_resumes_and_skips_finished_chunks(tmp_path, run_cli):
-    args = [
-        "match",
-        "simple",
-        "random",
-        "--hands",
-        "40",
-        "--chunk",
-        "5",
-        "-q",
-        "--no-plots",
-        "--jobs",
-        "1",
-        "--out",
-        str(tmp_path),
-    ]
+    args = [*SMALL_RUN, "--jobs", "1", "--out", str(tmp_path)]
     assert run_cli(*args).code == 0
     before = {f.name: f.stat().st_mtime_ns for f in chunk_files(tmp_path)}
     victim = sorted(before)[1]
@@ -178,7 +168,7 @@ def _kill_tree(proc: subprocess.Popen[bytes]) -> None:
 
 
 def test_each_invocation_is_a_session_and_a_rerun_with_nothing_left_keeps_jobs(tmp_path, run_cli):
-    args = ["match", "simple", "random", "--hands", "40", "--chunk", "5", "-q", "--no-plots", "--out", str(tmp_path)]
+    args = [*SMALL_RUN, "--out", str(tmp_path)]
     assert run_cli(*args, "--jobs", "1").code == 0
     m = json.loads((tmp_path / "manifest.json").read_text())
     assert m["jobs"] == 1 and m["cwd"] and [s["chunks"] for s in m["sessions"]] == [4]  # 20 deals, 5 a chunk
@@ -309,21 +299,7 @@ def test_out_that_is_a_file_is_refused(tmp_path, run_cli):
 
 
 def test_report_of_a_partial_run(tmp_path, run_cli):
-    args = [
-        "match",
-        "simple",
-        "random",
-        "--hands",
-        "40",
-        "--chunk",
-        "5",
-        "-q",
-        "--no-plots",
-        "--jobs",
-        "1",
-        "--out",
-        str(tmp_path),
-    ]
+    args = [*SMALL_RUN, "--jobs", "1", "--out", str(tmp_path)]
     assert run_cli(*args).code == 0
     for f in chunk_files(tmp_path)[3:]:
         f.unlink()

@@ -141,6 +141,8 @@ def parse_rule_options(options: list[str] | tuple[str, ...]) -> dict[str, Any]:
         key = key.strip()
         if not sep or not key:
             raise RulesError(f"--rule: expected key=value, not {opt!r}")
+        if key in out:  # two values for one rule is a typo, not an override
+            raise RulesError(f"--rule {key}: given twice")
         out[key] = parse_rule_value(key, value)
     return out
 

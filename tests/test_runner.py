@@ -238,6 +238,7 @@ BAD = [
     (["match", "simple", "random", "--hands", "4", "--games", "4"], "either --hands N or --games N"),
     (["match", "simple", "random", "--rule", "nonsense=1"], "unknown rule 'nonsense'"),
     (["match", "simple", "random", "--rule", "knock_limit=12"], "knock_limit must be 0..10"),
+    (["match", "simple", "random", "--rule", "gin_bonus=25", "--rule", "gin_bonus=30"], "gin_bonus: given twice"),
     (["match", "simple", "random", "--rule", "gin_bonus"], "expected key=value"),
     (["match", "simple", "random", "--rules", "/nonexistent/rules.toml"], "cannot read it"),
     (["sweep", "threshold", "--param", "knock_at=5:1", "--vs", "simple"], "STOP is below START"),

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ginsim.engine import OUTCOMES
+from ginsim.runner import read_chunk
 
 Z95 = 1.959963984540054
 _CODE = {name: i for i, name in enumerate(OUTCOMES)}
@@ -236,8 +237,6 @@ def read_sums(
     files: Iterable[Path],
 ) -> tuple[dict[tuple[int, int], dict[str, float]], dict[tuple[int, int], list[str]]]:
     """Sums over chunk files, read one at a time."""
-    from ginsim.runner import read_chunk
-
     total: dict[tuple[int, int], dict[str, float]] = {}
     reasons: dict[tuple[int, int], list[str]] = {}
     for f in files:

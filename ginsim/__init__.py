@@ -6,6 +6,8 @@ The library's front door::
     deadwood("7H 8H 9H KS")          # 10
 """
 
+# first: decides whether the hot modules below load compiled or as sources
+from ginsim import _native  # noqa: F401
 from ginsim.cards import Card, Mask, format_card, format_cards, parse_card, parse_cards, to_mask
 from ginsim.engine import Hand, HandResult, play_hand
 from ginsim.errors import (

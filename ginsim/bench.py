@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ginsim import __version__
+from ginsim import _native as native
 from ginsim.cards import Card
 from ginsim.engine import play_hand
 from ginsim.melds import DEFAULT_TABLES
@@ -155,6 +156,7 @@ def run_bench(
         "scaling": every / one,
         "jobs": n_jobs,
         "python": platform.python_version(),
+        "engine": native.status(),
         "ginsim": __version__,
         "platform": f"{platform.system()} {platform.release()} {platform.machine()}, {_cpus()} cpus",
     }
@@ -177,6 +179,6 @@ def format_bench(r: dict[str, Any]) -> str:
     ]
     w = max(len(k) for k, _, _ in rows)
     v = max(len(x) for _, x, _ in rows)
-    lines = [f"ginsim {r['ginsim']} bench on Python {r['python']}, {r['platform']}"]
+    lines = [f"ginsim {r['ginsim']} bench on Python {r['python']}, {r['platform']}; engine {r['engine']}"]
     lines += [f"{k:<{w}}  {x:>{v}}  {d}" for k, x, d in rows]
     return "\n".join(lines)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import operator
 import time
 from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 from ginsim.cards import CARD_NAMES, Card
 from ginsim.errors import IllegalMoveError
@@ -45,6 +46,11 @@ __all__ = [
 ]
 
 
+clock_time = time.perf_counter
+"""The clock that times strategies when the rules set one (R25); read once per hand, so a
+test can put a counting clock here."""
+
+
 def _describe(value: object) -> str:
     if type(value) is int and 0 <= value < 52:
         return CARD_NAMES[value]
@@ -65,8 +71,11 @@ _OVERRIDES: dict[tuple[type, str], bool] = {}
 
 
 def _as_card(value: object) -> object:
-    """A strategy's discard as a plain int when it is an integer of another type (numpy)."""
-    if type(value) is int or isinstance(value, bool):
+    """A strategy's discard as a plain int when it is an integer of another type (numpy);
+    anything else (a bool included) unchanged, for the discard check to name."""
+    if isinstance(value, bool):  # tested on its own: narrowed together with int, a
+        return value  # compiled build would hand back True as the int 1
+    if type(value) is int:
         return value
     try:
         return operator.index(value)  # type: ignore[arg-type]
@@ -103,14 +112,17 @@ def play_hand(
     knock_limit = rules.knock_limit
     big_gin = rules.big_gin_bonus is not None
     timed = rules.time_per_hand is not None
-    clock = _Clock(rules.time_per_hand) if timed else None
-    watchers = (
+    clock = _Clock(rules.time_per_hand)  # charged only when timed
+    # Strategies' answers are untrusted: they are read as plain objects and checked here
+    # (R26), never assumed to have the types Strategy's signatures promise.
+    players: Sequence[Any] = strategies
+    watchers: tuple[Any, Any] = (
         strategies[0] if _overrides(strategies[0], "observe") else None,
         strategies[1] if _overrides(strategies[1], "observe") else None,
     )
     watching = watchers[0] is not None or watchers[1] is not None
     seen = [0, 0]
-    perf = time.perf_counter
+    perf = clock_time
     started = 0.0
 
     def notify() -> None:
@@ -138,7 +150,7 @@ def play_hand(
         except Exception as e:  # noqa: BLE001
             raise _raised(s, method, e) from None
         if timed:
-            clock.charge(s, perf() - t0)  # type: ignore[union-attr]
+            clock.charge(s, perf() - t0)
         return out
 
     def take_or_pass(seat: int) -> bool:
@@ -146,11 +158,11 @@ def play_hand(
         if timed:
             t0 = perf()
         try:
-            take = strategies[seat].take_upcard(views[seat])
+            take: object = players[seat].take_upcard(views[seat])
         except Exception as e:  # noqa: BLE001 - any failure forfeits (R26)
             raise _raised(seat, "take_upcard", e) from None
         if timed:
-            clock.charge(seat, perf() - t0)  # type: ignore[union-attr]
+            clock.charge(seat, perf() - t0)
         if take is not True and take is not False:
             raise _not_bool(seat, "take_upcard", take)
         return take
@@ -176,41 +188,42 @@ def play_hand(
             # the seat holds 11 cards: (big gin,) discard, knock?
             if watching:
                 notify()
-            strategy = strategies[seat]
+            strategy = players[seat]
             view = views[seat]
             if timed:
                 started = perf()
             if big_gin and hand.can_big_gin():
                 try:
-                    take = strategy.take_big_gin(view)
+                    gin_now: object = strategy.take_big_gin(view)
                 except Exception as e:  # noqa: BLE001
                     raise _raised(seat, "take_big_gin", e) from None
-                if take is True:
+                if gin_now is True:
                     if timed:
-                        clock.charge(seat, perf() - started)  # type: ignore[union-attr]
+                        clock.charge(seat, perf() - started)
                     hand.big_gin()
                     break
-                if take is not False:
-                    raise _not_bool(seat, "take_big_gin", take)
+                if gin_now is not False:
+                    raise _not_bool(seat, "take_big_gin", gin_now)
             try:
-                card = strategy.discard(view)
+                card: object = strategy.discard(view)
             except Exception as e:  # noqa: BLE001
                 raise _raised(seat, "discard", e) from None
             if type(card) is not int:
                 card = _as_card(card)
-            knock = False
+            knock: object = False
             # Whether to ask about a knock: the seat's own best-discard answer for this
             # very hand saves a deadwood call; a knock itself is verified in discard().
             dw = knock_limit + 1  # no knock question unless the discard is a card of the hand
-            if type(card) is int and 0 <= card < 52:
+            c = cast(int, card) if type(card) is int else -1
+            if 0 <= c < 52:
                 held = hand.hands[seat]
-                if view._memo_hand == held and view._memo[1] >> card & 1:
+                if view._memo_hand == held and view._memo[1] >> c & 1:
                     dw = view._memo[0]
-                elif held >> card & 1:
-                    dw = deadwood(held & ~(1 << card))
+                elif held >> c & 1:
+                    dw = deadwood(held & ~(1 << c))
             if dw <= knock_limit:
                 view.phase = KNOCK
-                view.discard_choice = card
+                view.discard_choice = c
                 view.discard_deadwood = dw
                 try:
                     knock = strategy.knock(view)
@@ -219,9 +232,9 @@ def play_hand(
                 if knock is not True and knock is not False:
                     raise _not_bool(seat, "knock", knock)
             if timed:
-                clock.charge(seat, perf() - started)  # type: ignore[union-attr]
+                clock.charge(seat, perf() - started)
             try:
-                hand.discard(card, knock)  # type: ignore[arg-type]
+                hand.discard(card, knock is True)
             except IllegalMoveError as e:
                 raise Forfeit(seat, "illegal", f"discard {_describe(card)}: {e}") from None
             if knock:
@@ -238,17 +251,17 @@ def play_hand(
             if timed:
                 started = perf()
             try:
-                take = strategies[seat].take_upcard(views[seat])
+                drawn: object = players[seat].take_upcard(views[seat])
             except Exception as e:  # noqa: BLE001
                 raise _raised(seat, "take_upcard", e) from None
             if timed:
-                clock.charge(seat, perf() - started)  # type: ignore[union-attr]
-            if take is True:
+                clock.charge(seat, perf() - started)
+            if drawn is True:
                 hand.take()
-            elif take is False:
+            elif drawn is False:
                 hand.draw()
             else:
-                raise _not_bool(seat, "take_upcard", take)
+                raise _not_bool(seat, "take_upcard", drawn)
         if watching:
             notify()
     except Forfeit as f:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from ginsim.cards import CARD_NAMES, Card, Mask, format_cards
 from ginsim.errors import IllegalMoveError
@@ -64,7 +64,7 @@ _INT_ONLY = {int}
 def _checked_deck(deck: Sequence[object]) -> list[Card]:
     """A deck as a list of plain ints, or IllegalMoveError if it is not the 52 cards."""
     try:
-        cards = [operator.index(c) for c in deck]  # type: ignore[call-overload]
+        cards = [operator.index(c) for c in deck]  # type: ignore[call-overload,arg-type]
     except TypeError:
         raise IllegalMoveError("a deck must be a sequence of 52 card ints") from None
     if len(cards) != 52 or sorted(cards) != _ALL_CARDS:
@@ -297,8 +297,9 @@ class Hand:
             return False
         return True
 
-    def discard(self, card: Card, knock: bool = False) -> None:
-        """Discard ``card``, knocking if asked (R11-R15); ends the turn or the hand."""
+    def discard(self, card: object, knock: bool = False) -> None:
+        """Discard ``card``, knocking if asked (R11-R15); ends the turn or the hand.
+        Anything but a legal discard raises IllegalMoveError saying why."""
         seat = self.to_move
         hands = self.hands
         if (
@@ -310,22 +311,23 @@ class Hand:
             or (self.drawn_from_pile and card == self.drawn)
         ):
             self.verify_discard(card, knock)  # raises with the reason, or passes if legal
-        bit = 1 << card
+        c = cast(int, card)  # checked above: a card of the hand
+        bit = 1 << c
         held = hands[seat] = hands[seat] ^ bit
-        self.pile.append(card)
+        self.pile.append(c)
         views = self.views
         me = views[seat]
         opp = views[1 - seat]
         me.hand = held
-        me._pile.append(card)
+        me._pile.append(c)
         me.pile_mask |= bit
-        me.upcard = card
-        opp._pile.append(card)
+        me.upcard = c
+        opp._pile.append(c)
         opp.pile_mask |= bit
-        opp.upcard = card
+        opp.upcard = c
         opp.opp_discards |= bit
         opp.opp_known &= ~bit
-        ev = (seat, "discard", card)
+        ev = (seat, "discard", c)
         me.history.append(ev)
         opp.history.append(ev)
         if self.log is not None:
@@ -333,7 +335,7 @@ class Hand:
         if knock:
             self.knocker = seat
             self.phase = LAYOFF
-            self._event(seat, "knock", card)
+            self._event(seat, "knock", c)
             return
         if self.next_stock >= 50 or self.turn >= MAX_TURNS:
             # R23: stock down to two and no knock: no score, same dealer deals again.

@@ -29,14 +29,14 @@ def layoff_choices(defender: Mask, meld: Mask, max_run_length: int | None) -> li
     lowest = suit * 13
     highest = lowest + 12
     room = (max_run_length - n) if max_run_length is not None else 13
-    below = []
+    below: list[Mask] = []
     c = first - 1
     ext = 0
     while c >= lowest and defender >> c & 1 and len(below) < room:
         ext |= 1 << c
         below.append(ext)
         c -= 1
-    above = []
+    above: list[Mask] = []
     c = last + 1
     ext = 0
     while c <= highest and defender >> c & 1 and len(above) < room:

@@ -62,6 +62,14 @@ class SeededRandom(random.Random):
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
         return ((z ^ (z >> 31)) * n) >> 64
 
+    def pick_bit(self, mask: int) -> int:
+        """The index of one set bit of ``mask`` (one card of a card mask), uniformly at
+        random; one ``below`` draw."""
+        n = self.below(mask.bit_count())
+        for _ in range(n):
+            mask &= mask - 1
+        return (mask & -mask).bit_length() - 1
+
     def getrandbits(self, k: int) -> int:
         if k <= 64:
             if k < 0:

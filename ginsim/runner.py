@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ginsim import __version__
+from ginsim import _native as native
 from ginsim.engine import OUTCOMES
 from ginsim.errors import GinsimError, RunError
 from ginsim.tournament import RunPlan
@@ -67,6 +68,7 @@ def platform_info() -> dict[str, Any]:
     return {
         "python": platform.python_version(),
         "implementation": platform.python_implementation(),
+        "engine": native.status(),  # compiled or pure Python (ginsim._native)
         "system": platform.system(),
         "release": platform.release(),
         "machine": platform.machine(),

@@ -229,7 +229,7 @@ class PlayerView:
         }
 
 
-def _meld_table() -> tuple[tuple[int, ...], ...]:
+def _meld_table() -> tuple[int, ...]:
     """MELD_RANKS[p]: the ranks of suit pattern p that lie in some run of 3 within p."""
     out = []
     for p in range(8192):

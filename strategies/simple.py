@@ -24,15 +24,7 @@ class Simple(Strategy):
         cards = view.best_discards(1 << view.drawn if view.drawn_from_pile else 0)[1]  # type: ignore[operator]
         if cards & (cards - 1) == 0:
             return cards.bit_length() - 1
-        return pick(view, cards)
+        return view.rng.pick_bit(cards)  # a tie: one of them at random
 
     def knock(self, view: PlayerView) -> bool:
         return True
-
-
-def pick(view: PlayerView, cards: int) -> Card:
-    """One card of a mask, uniformly at random with the seat's generator."""
-    n = view.rng.below(cards.bit_count())
-    for _ in range(n):
-        cards &= cards - 1
-    return (cards & -cards).bit_length() - 1

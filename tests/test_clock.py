@@ -85,7 +85,7 @@ def test_without_a_clock_nothing_is_timed_and_runs_repeat(
             CountingTime.calls += 1
             return 0.0
 
-    monkeypatch.setattr(engine_module, "time", CountingTime())
+    monkeypatch.setattr(engine_module, "clock_time", CountingTime().perf_counter)
     base = ["match", "simple", "random", "--hands", "40", "--seed", "4", "--jobs", "1", "-q", "--no-plots"]
     for name in ("a", "b"):
         assert run_cli(*base, "--out", str(tmp_path / name)).code == 0

@@ -1462,7 +1462,7 @@ class _Observer(Strategy):
 
 def test_r25_without_a_clock_nothing_is_measured(monkeypatch):
     fake = _FakeTime()
-    monkeypatch.setattr(engine_module, "time", fake)
+    monkeypatch.setattr(engine_module, "clock_time", fake.perf_counter)
     slow = _Sleeper(simple(), 0.02, at=None)
     res = play_hand(DEFAULT, [slow, simple()], deck_for(28), dealer=1)
     assert res.outcome != "forfeit"

@@ -1,0 +1,114 @@
+"""The compiled hot modules and their sources give the same answers.
+
+An install compiles ginsim's hot modules with mypyc (setup.py); GINSIM_PURE=1 runs the
+same sources as plain Python. The brute-force reference tests check whichever form this
+process loaded; here a subprocess running the sources must agree with this process on
+meld answers for many random hands and on every event of many whole hands.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import ginsim._native as native
+from ginsim.engine import play_hand
+from ginsim.layoff import best_layoff
+from ginsim.melds import tables_for
+from ginsim.rules import Rules
+from ginsim.seeding import deck_for
+from ginsim.view import Event
+from strategies.aware import Aware
+from strategies.random_play import RandomPlay
+from strategies.simple import Simple
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def digests(n_hands: int = 3000, n_games: int = 120) -> dict[str, str]:
+    """Hashes of meld answers on random hands and of whole hands' events and results."""
+    rng = random.Random(20261201)
+    out = {}
+    for max_run in (None, 5):
+        t = tables_for(max_run)
+        h = hashlib.sha256()
+        for _ in range(n_hands):
+            cards = rng.sample(range(52), 21)
+            ten = sum(1 << c for c in cards[:10])
+            eleven = ten | 1 << cards[10]
+            other = sum(1 << c for c in cards[11:21])
+            melds = t.best_melds_mask(ten)
+            answers = (
+                t.deadwood_mask(ten),
+                t.best_discard_mask(eleven),
+                melds,
+                best_layoff(other, melds.melds, t, t.deadwood_mask(other)) if melds.deadwood <= 10 else None,
+            )
+            h.update(repr(answers).encode())
+        out[f"melds max_run={max_run}"] = h.hexdigest()
+    for rules in (Rules(), Rules(big_gin_bonus=31, knock_limit=7, max_run_length=4)):
+        h = hashlib.sha256()
+        for i in range(n_games):
+            log: list[Event] = []
+            players = [(Simple(), RandomPlay()), (Aware(), Simple()), (RandomPlay(), Aware())][i % 3]
+            res = play_hand(rules, players, deck_for(i), i % 2, seeds=(i, i + 1), log=log)
+            h.update(repr((log, res)).encode())
+        out[f"hands {rules.knock_limit}"] = h.hexdigest()
+    return out
+
+
+def _run_pure() -> dict[str, object]:
+    code = (
+        "import json, sys; sys.path[:0] = ['tests', '.']\n"
+        "import ginsim._native as n, test_native as t\n"
+        "print(json.dumps({'status': n.status(), 'digests': t.digests()}))\n"
+    )
+    env = {**os.environ, "GINSIM_PURE": "1"}
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+@pytest.mark.skipif(not native.is_compiled(), reason=f"this install is {native.status()}")
+def test_compiled_and_pure_modules_agree() -> None:
+    pure = _run_pure()
+    assert str(pure["status"]).startswith("pure Python (GINSIM_PURE is set)")
+    assert native.status().startswith("compiled")
+    assert pure["digests"] == digests()
+
+
+def test_pure_switch_loads_sources_only() -> None:
+    pure = _run_pure()
+    assert str(pure["status"]).startswith("pure Python")
+
+
+def test_an_edited_source_is_never_run_compiled(tmp_path: Path) -> None:
+    for name in native.HOT:
+        (tmp_path / f"{name}.py").write_text(f"# {name}\n")
+    digest = hashlib.sha256(b"# melds\n").hexdigest()
+    record = {"compiler": "mypyc", "sources": {f"{name}.py": digest for name in native.HOT}}
+    stale = native.stale_sources(record, tmp_path)
+    assert stale == [f"{name}.py" for name in native.HOT if name != "melds"]
+    (tmp_path / "engine.py").unlink()  # an install without sources: nothing to compare
+    assert "engine.py" not in native.stale_sources(record, tmp_path)
+    assert native.stale_sources({"sources": "?"}, tmp_path) == [f"{name}.py" for name in native.HOT]
+
+
+def test_setup_compiles_exactly_the_hot_modules() -> None:
+    tree = ast.parse((ROOT / "setup.py").read_text())
+    hot = next(
+        ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "HOT" for t in node.targets)
+    )
+    assert tuple(hot) == native.HOT
+    for name in hot:
+        assert (ROOT / "ginsim" / f"{name}.py").is_file()

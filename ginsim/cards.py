@@ -8,6 +8,7 @@ suits are clubs, diamonds, hearts, spades in that order. A hand is an ``int`` wh
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Final
 
 from ginsim.errors import CardError
 
@@ -19,23 +20,23 @@ Mask = int
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 SUIT_SYMBOLS = "♣♦♥♠"
-FULL_DECK: Mask = (1 << 52) - 1
-SUIT_FIELD = 0x1FFF
+FULL_DECK: Final[Mask] = (1 << 52) - 1
+SUIT_FIELD: Final = 0x1FFF
 
-RANK_OF: tuple[int, ...] = tuple(c % 13 for c in range(52))
-SUIT_OF: tuple[int, ...] = tuple(c // 13 for c in range(52))
-VALUE_OF: tuple[int, ...] = tuple(min(c % 13 + 1, 10) for c in range(52))
+RANK_OF: Final[tuple[int, ...]] = tuple(c % 13 for c in range(52))
+SUIT_OF: Final[tuple[int, ...]] = tuple(c // 13 for c in range(52))
+VALUE_OF: Final[tuple[int, ...]] = tuple(min(c % 13 + 1, 10) for c in range(52))
 """R02: ace 1, two to ten face value, jack/queen/king 10."""
-RANK_MASK: tuple[Mask, ...] = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))
+RANK_MASK: Final[tuple[Mask, ...]] = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))
 """All four cards of a rank."""
-SUIT_MASK: tuple[Mask, ...] = tuple(SUIT_FIELD << (13 * s) for s in range(4))
+SUIT_MASK: Final[tuple[Mask, ...]] = tuple(SUIT_FIELD << (13 * s) for s in range(4))
 
 _RANK_TEXT = {ch: i for i, ch in enumerate(RANKS)}
 _RANK_TEXT["10"] = 9
 _SUIT_TEXT = {ch: i for i, ch in enumerate(SUITS)}
 _SUIT_TEXT.update({ch: i for i, ch in enumerate(SUIT_SYMBOLS)})
 _SUIT_TEXT.update({"♧": 0, "♢": 1, "♡": 2, "♤": 3})
-CARD_NAMES: tuple[str, ...] = tuple(RANKS[c % 13] + SUITS[c // 13] for c in range(52))
+CARD_NAMES: Final[tuple[str, ...]] = tuple(RANKS[c % 13] + SUITS[c // 13] for c in range(52))
 
 
 def card(rank: int, suit: int) -> Card:

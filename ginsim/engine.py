@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import operator
 import time
-from collections.abc import Callable, Sequence
-from typing import Any, cast
+from collections.abc import Sequence
+from typing import Any, Final, cast
 
 from ginsim.cards import CARD_NAMES, Card
 from ginsim.errors import IllegalMoveError
@@ -29,7 +29,7 @@ from ginsim.hand import (
 )
 from ginsim.rules import Rules
 from ginsim.strategy import Strategy
-from ginsim.view import KNOCK, LAYOFF, OVER, Event
+from ginsim.view import KNOCK, LAYOFF, OVER, Event, PlayerView
 
 __all__ = [
     "BIG_GIN",
@@ -67,7 +67,7 @@ def _overrides(strategy: Strategy, hook: str) -> bool:
     return known
 
 
-_OVERRIDES: dict[tuple[type, str], bool] = {}
+_OVERRIDES: Final[dict[tuple[type, str], bool]] = {}
 
 
 def _as_card(value: object) -> object:
@@ -111,75 +111,27 @@ def play_hand(
     deadwood = hand.tables.deadwood_mask
     knock_limit = rules.knock_limit
     big_gin = rules.big_gin_bonus is not None
-    timed = rules.time_per_hand is not None
-    clock = _Clock(rules.time_per_hand)  # charged only when timed
-    # Strategies' answers are untrusted: they are read as plain objects and checked here
-    # (R26), never assumed to have the types Strategy's signatures promise.
-    players: Sequence[Any] = strategies
-    watchers: tuple[Any, Any] = (
-        strategies[0] if _overrides(strategies[0], "observe") else None,
-        strategies[1] if _overrides(strategies[1], "observe") else None,
-    )
-    watching = watchers[0] is not None or watchers[1] is not None
-    seen = [0, 0]
+    seats = _Seats(strategies, views, rules.time_per_hand)
+    players = seats.players
+    watching = seats.watching
+    timed = seats.timed
+    clock = seats.clock
     perf = clock_time
     started = 0.0
-
-    def notify() -> None:
-        """Pass new public events to the strategies that watch them."""
-        for s in (0, 1):
-            w = watchers[s]
-            history = views[s].history
-            while seen[s] < len(history):
-                ev = history[seen[s]]
-                seen[s] += 1
-                if w is not None:
-                    t0 = perf() if timed else 0.0
-                    try:
-                        w.observe(views[s], ev)
-                    except Exception as e:  # noqa: BLE001 - any failure forfeits (R26)
-                        raise _raised(s, "observe", e) from None
-                    if timed:
-                        clock.charge(s, perf() - t0)
-
-    def ask(s: int, method: str) -> object:
-        """One hook call, for the showdown: failures forfeit, time is charged."""
-        t0 = perf() if timed else 0.0
-        try:
-            out = getattr(strategies[s], method)(views[s])
-        except Exception as e:  # noqa: BLE001
-            raise _raised(s, method, e) from None
-        if timed:
-            clock.charge(s, perf() - t0)
-        return out
-
-    def take_or_pass(seat: int) -> bool:
-        """Ask ``seat`` whether it takes the upcard (R09, R10)."""
-        if timed:
-            t0 = perf()
-        try:
-            take: object = players[seat].take_upcard(views[seat])
-        except Exception as e:  # noqa: BLE001 - any failure forfeits (R26)
-            raise _raised(seat, "take_upcard", e) from None
-        if timed:
-            clock.charge(seat, perf() - t0)
-        if take is not True and take is not False:
-            raise _not_bool(seat, "take_upcard", take)
-        return take
 
     try:
         # the first-turn offer: non-dealer, then dealer; if both pass the non-dealer
         # draws from the stock (R09)
         if watching:
-            notify()
+            seats.notify()
         seat = hand.to_move
-        if take_or_pass(seat):
+        if seats.take_or_pass(seat):
             hand.take()
         else:
             hand.pass_upcard()
             if watching:
-                notify()
-            if take_or_pass(1 - seat):
+                seats.notify()
+            if seats.take_or_pass(1 - seat):
                 hand.take()
             else:
                 hand.pass_upcard()
@@ -187,7 +139,7 @@ def play_hand(
         while True:
             # the seat holds 11 cards: (big gin,) discard, knock?
             if watching:
-                notify()
+                seats.notify()
             strategy = players[seat]
             view = views[seat]
             if timed:
@@ -239,15 +191,15 @@ def play_hand(
                 raise Forfeit(seat, "illegal", f"discard {_describe(card)}: {e}") from None
             if knock:
                 if watching:
-                    notify()
-                _showdown(hand, strategies, ask)
+                    seats.notify()
+                _showdown(hand, seats)
                 break
             if hand.phase is OVER:
                 break
             # the next seat's turn: the upcard or the stock (R10)
             seat = 1 - seat
             if watching:
-                notify()
+                seats.notify()
             if timed:
                 started = perf()
             try:
@@ -263,18 +215,20 @@ def play_hand(
             else:
                 raise _not_bool(seat, "take_upcard", drawn)
         if watching:
-            notify()
+            seats.notify()
     except Forfeit as f:
         if hand.phase is not OVER:
             hand.forfeit(f.seat, f.kind, f.reason)
     return hand.result  # type: ignore[return-value]
 
 
-def _showdown(hand: Hand, strategies: Sequence[Strategy], ask: Callable[[int, str], object]) -> HandResult:
+def _showdown(hand: Hand, seats: _Seats) -> HandResult:
     """Knocker's melds, defender's lay-offs, score. A hook that fails, or answers with
     melds or lay-offs the rules refuse, forfeits its own seat."""
     k = hand.knocker
     d = 1 - k
+    strategies = seats.players
+    ask = seats.ask
     melds = ask(k, "choose_melds") if _overrides(strategies[k], "choose_melds") else None
     try:
         shown, kd = hand.knocker_show(melds)
@@ -297,6 +251,74 @@ def _showdown(hand: Hand, strategies: Sequence[Strategy], ask: Callable[[int, st
             except IllegalMoveError as e:
                 return hand.forfeit(d, "illegal", f"choose_layoffs: {e}")
     return hand._score(shown, kd, layoff)  # type: ignore[arg-type]
+
+
+class _Seats:
+    """The two strategies as the engine asks them outside the main loop: each call
+    guarded (a strategy that raises forfeits, R26) and, under a clock, timed (R25).
+    Strategies' answers are untrusted: they are read as plain objects and checked,
+    never assumed to have the types ``Strategy``'s signatures promise."""
+
+    __slots__ = ("clock", "players", "seen", "timed", "views", "watchers", "watching")
+
+    def __init__(
+        self, strategies: Sequence[Strategy], views: tuple[PlayerView, PlayerView], limit: float | None
+    ) -> None:
+        self.players: Sequence[Any] = strategies
+        self.views = views
+        self.watchers: tuple[Any, Any] = (
+            strategies[0] if _overrides(strategies[0], "observe") else None,
+            strategies[1] if _overrides(strategies[1], "observe") else None,
+        )
+        self.watching = self.watchers[0] is not None or self.watchers[1] is not None
+        self.seen = [0, 0]
+        self.timed = limit is not None
+        self.clock = _Clock(limit)  # charged only when timed
+
+    def notify(self) -> None:
+        """Pass new public events to the strategies that watch them."""
+        timed = self.timed
+        perf = clock_time
+        seen = self.seen
+        for s in (0, 1):
+            w = self.watchers[s]
+            view = self.views[s]
+            history = view.history
+            while seen[s] < len(history):
+                ev = history[seen[s]]
+                seen[s] += 1
+                if w is not None:
+                    t0 = perf() if timed else 0.0
+                    try:
+                        w.observe(view, ev)
+                    except Exception as e:  # noqa: BLE001 - any failure forfeits (R26)
+                        raise _raised(s, "observe", e) from None
+                    if timed:
+                        self.clock.charge(s, perf() - t0)
+
+    def ask(self, s: int, method: str) -> object:
+        """One hook call, for the showdown: failures forfeit, time is charged."""
+        t0 = clock_time() if self.timed else 0.0
+        try:
+            out = getattr(self.players[s], method)(self.views[s])
+        except Exception as e:  # noqa: BLE001
+            raise _raised(s, method, e) from None
+        if self.timed:
+            self.clock.charge(s, clock_time() - t0)
+        return out
+
+    def take_or_pass(self, seat: int) -> bool:
+        """Ask ``seat`` whether it takes the upcard (R09, R10)."""
+        t0 = clock_time() if self.timed else 0.0
+        try:
+            take: object = self.players[seat].take_upcard(self.views[seat])
+        except Exception as e:  # noqa: BLE001 - any failure forfeits (R26)
+            raise _raised(seat, "take_upcard", e) from None
+        if self.timed:
+            self.clock.charge(seat, clock_time() - t0)
+        if take is not True and take is not False:
+            raise _not_bool(seat, "take_upcard", take)
+        return take
 
 
 class _Clock:

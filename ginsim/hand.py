@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from typing import NamedTuple, cast
+from typing import Final, NamedTuple, cast
 
 from ginsim.cards import CARD_NAMES, Card, Mask, format_cards
 from ginsim.errors import IllegalMoveError
@@ -21,13 +21,13 @@ from ginsim.rules import Rules
 from ginsim.view import DISCARD, DRAW, LAYOFF, OFFER, OVER, Event, PlayerView
 
 # outcome names (METRICS.md)
-KNOCK_WON = "knock"
-UNDERCUT = "undercut"
-GIN = "gin"
-BIG_GIN = "big_gin"
-DRAWN = "draw"
-FORFEIT = "forfeit"
-OUTCOMES = (KNOCK_WON, UNDERCUT, GIN, BIG_GIN, DRAWN, FORFEIT)
+KNOCK_WON: Final = "knock"
+UNDERCUT: Final = "undercut"
+GIN: Final = "gin"
+BIG_GIN: Final = "big_gin"
+DRAWN: Final = "draw"
+FORFEIT: Final = "forfeit"
+OUTCOMES: Final = (KNOCK_WON, UNDERCUT, GIN, BIG_GIN, DRAWN, FORFEIT)
 
 
 class HandResult(NamedTuple):
@@ -52,13 +52,13 @@ class HandResult(NamedTuple):
     forfeit_kind: str = ""  # raised, illegal, clock
 
 
-MAX_TURNS = 500
+MAX_TURNS: Final = 500
 """A hand where the stock stops shrinking because both players keep taking each other's
 discards could go on forever; at this many turns it ends as a draw. Ordinary hands end
 within about 60 turns, so the cap never touches them."""
 
-_ALL_CARDS = list(range(52))
-_INT_ONLY = {int}
+_ALL_CARDS: Final = list(range(52))
+_INT_ONLY: Final = {int}
 
 
 def _checked_deck(deck: Sequence[object]) -> list[Card]:

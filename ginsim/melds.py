@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from itertools import combinations
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from ginsim.cards import RANK_MASK, RANK_OF, SUIT_OF, Card, Mask, cards_of, to_mask
 from ginsim.errors import IllegalMoveError
 
-_NO_CARD = -1000  # gain of removing a card from an empty suit: never the best
-_VALUES = tuple(min(r + 1, 10) for r in range(13))
+_NO_CARD: Final = -1000  # gain of removing a card from an empty suit: never the best
+_VALUES: Final = tuple(min(r + 1, 10) for r in range(13))
 
 
 def _suit_values() -> tuple[int, ...]:
@@ -31,7 +31,7 @@ def _suit_values() -> tuple[int, ...]:
     return tuple(out)
 
 
-SUIT_VALUE: tuple[int, ...] = _suit_values()
+SUIT_VALUE: Final[tuple[int, ...]] = _suit_values()
 """Point value of the cards of a 13-bit suit pattern."""
 
 
@@ -77,10 +77,10 @@ def _group_options() -> dict[Mask, tuple[Mask, ...]]:
     return opts
 
 
-GROUP_OPTIONS = _group_options()
-VALUE_OF_BIT = {1 << r: _VALUES[r] for r in range(13)}
+GROUP_OPTIONS: Final = _group_options()
+VALUE_OF_BIT: Final = {1 << r: _VALUES[r] for r in range(13)}
 """Value of the rank whose bit is given."""
-SAME_VALUE_UP = {1 << r: (1 << r) if r < 9 else 0x1E00 for r in range(13)}
+SAME_VALUE_UP: Final = {1 << r: (1 << r) if r < 9 else 0x1E00 for r in range(13)}
 """The ranks of the same value as the given rank bit (ten to king share 10)."""
 
 
@@ -442,7 +442,7 @@ class MeldTables:
         return sum(_VALUES[RANK_OF[c]] for c in cards_of(hand & ~used))
 
 
-_TABLES: dict[int | None, MeldTables] = {}
+_TABLES: Final[dict[int | None, MeldTables]] = {}
 
 
 def tables_for(max_run_length: int | None = None) -> MeldTables:

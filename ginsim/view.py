@@ -9,24 +9,24 @@ deadwood helpers a strategy needs, and the seat's own seeded random generator.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ginsim.cards import FULL_DECK, RANK_MASK, Card, Mask, format_card
 from ginsim.melds import Melds, MeldTables
 from ginsim.rng import SeededRandom
 from ginsim.rules import Rules
 
-OFFER = "offer"
+OFFER: Final = "offer"
 """First turn: take the upcard or pass (R09)."""
-DRAW = "draw"
+DRAW: Final = "draw"
 """A normal turn begins: take the upcard (the top of the pile) or draw from the stock."""
-DISCARD = "discard"
+DISCARD: Final = "discard"
 """The seat holds 11 cards and must discard one."""
-KNOCK = "knock"
+KNOCK: Final = "knock"
 """The chosen discard allows a knock: knock or play on."""
-LAYOFF = "layoff"
+LAYOFF: Final = "layoff"
 """The opponent knocked: lay off on its melds."""
-OVER = "over"
+OVER: Final = "over"
 
 
 Event = tuple[int, str, "Card | None"]
@@ -238,4 +238,4 @@ def _meld_table() -> tuple[int, ...]:
     return tuple(out)
 
 
-_RUN_RANKS = _meld_table()
+_RUN_RANKS: Final = _meld_table()

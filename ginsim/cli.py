@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from ginsim import __version__
+from ginsim import _native as native
 from ginsim.errors import GinsimError
 
 EXIT_USAGE = 2
@@ -39,7 +40,7 @@ def rules_options(f: Callable[..., Any]) -> Callable[..., Any]:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.version_option(__version__, prog_name="ginsim")
+@click.version_option(__version__, prog_name="ginsim", message=f"%(prog)s %(version)s, engine {native.status()}")
 def cli() -> None:
     """ginsim: play millions of seeded bot-vs-bot Gin Rummy hands and turn them into
     tables and charts.

@@ -135,6 +135,7 @@ def test_help_and_version_are_instant_and_light(ginsim_proc):
     assert out.split() == ["False", "False"]
     r = ginsim_proc("--version")
     assert r.returncode == 0 and "ginsim" in r.stdout
+    assert "engine compiled" in r.stdout or "engine pure Python" in r.stdout
 
 
 def test_error_from_the_installed_command_has_no_traceback(ginsim_proc):

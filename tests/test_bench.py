@@ -16,6 +16,7 @@ def test_bench_json_has_every_key_with_a_positive_number(run_cli):
     assert data["jobs"] == 2
     for key in ("python", "ginsim", "platform"):
         assert data[key]
+    assert data["engine"].startswith(("compiled", "pure Python", "partly compiled"))
 
 
 def test_bench_table(run_cli):
@@ -23,6 +24,7 @@ def test_bench_table(run_cli):
     assert r.code == 0, r.err
     for key in KEYS:
         assert key in r.out
+    assert "; engine " in r.out.splitlines()[0]
 
 
 def test_bench_hands_are_in_game_and_fixed():

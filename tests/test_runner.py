@@ -141,6 +141,7 @@ def test_manifest_records_the_run(tmp_path, run_cli):
     assert m["strategies"][0]["parameters"] == {"knock_at": 3}
     for key in ("ginsim", "platform", "jobs", "backend", "started"):
         assert key in m
+    assert m["platform"]["engine"].startswith(("compiled", "pure Python", "partly compiled"))
 
 
 SMALL_RUN = ["match", "simple", "random", "--hands", "40", "--chunk", "5", "-q", "--no-plots"]

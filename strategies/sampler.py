@@ -23,10 +23,10 @@ opponent hand could knock now (it discarded, then did not knock) only with chanc
 
 The worth of live outs depends on the opponent: against ``simple``, which throws its
 highest deadwood, ``aware``'s ``out_weight`` (0.25) is right; against a player that keeps
-high pairs and connectors (``aware``, ``sampler``) a lower one wins more points (its
-discards feed this seat's melds less often). Which kind the opponent is shows in its first
-three discards of a hand (one of value 7 or less is rare for ``simple``, common for
-``aware``); the evidence adds up over the game's hands (a hand at 0-0 starts afresh), and
+high pairs and connectors (``aware``, ``sampler``) a lower one wins more points (measured;
+presumably its discards feed this seat's melds less often). Which kind the opponent is
+shows in its first three discards of a hand (one of value 7 or less is rare for
+``simple``, common for ``aware``); the evidence adds up over the game's hands (a hand at 0-0 starts afresh), and
 the out weight moves from ``out_weight`` to ``keeper_weight`` by the chance it gives.
 
 Randomness comes only from the seat's generator, so the same seed replays every

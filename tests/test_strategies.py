@@ -11,12 +11,13 @@ import sys
 
 import pytest
 
-from ginsim.cards import Card
+from ginsim.cards import Card, parse_card
 from ginsim.engine import play_hand
 from ginsim.registry import BUILTINS, describe_all, parse_spec
 from ginsim.rules import Rules
 from ginsim.seeding import deck_for
 from ginsim.view import PlayerView
+from strategies.sampler import keeper_evidence
 from strategies.simple import Simple
 from tests.strategy_contract import Guard, Record, StrategyContract
 
@@ -141,3 +142,47 @@ def test_endgame_drops_the_late_knock_limit_near_the_target() -> None:
     assert aware.knock_limit_now(_View((91, 0))) == aware.knock_at
     assert aware.knock_limit_now(_View((40, 95))) == aware.knock_at
     assert parse_spec("aware").build().knock_limit_now(_View((95, 95))) == aware.late_knock_at
+
+
+class _HandView:
+    """The few view fields the keeper evidence reads: one hand of a game."""
+
+    def __init__(self, scores: tuple[int, int], discards: list[str], turn: int = 3) -> None:
+        self.rules, self.scores, self.seat, self.turn = Rules(), scores, 0, turn
+        self.history = [(1, "discard", parse_card(c)) for c in discards]
+
+
+def test_keeper_evidence_reads_the_opponents_first_three_discards() -> None:
+    high = keeper_evidence([(1, "discard", parse_card(c)) for c in ("KS", "QH", "TD")], 0)
+    low = keeper_evidence([(1, "discard", parse_card(c)) for c in ("KS", "5H", "TD")], 0)
+    assert high < 0 < low  # simple throws its highest cards; a low one early points to a keeper
+    mine = keeper_evidence([(0, "discard", parse_card("2C"))], 0)  # this seat's own discards say nothing
+    assert mine == 0.0
+    fourth = keeper_evidence([(1, "discard", parse_card(c)) for c in ("KS", "QH", "TD", "2C")], 0)
+    assert fourth == high  # only the first three count
+
+
+def test_keeper_chance_builds_up_over_a_game_and_resets_at_a_new_one() -> None:
+    s = parse_spec("sampler").build()
+    assert s.keeper_chance(_HandView((0, 0), [])) == 0.5  # no evidence yet: even odds
+    first = s.keeper_chance(_HandView((0, 0), ["3S", "4H", "KD"]))
+    second = s.keeper_chance(_HandView((12, 0), ["2S"]))  # the game's next hand adds to it
+    assert 0.5 < first < second
+    assert s.keeper_chance(_HandView((0, 0), [])) == 0.5  # 0-0 again: a new game
+    assert s.keeper_chance(_HandView((5, 9), ["KS", "QH", "KD"])) < 0.5
+
+
+def test_out_weight_moves_towards_keeper_weight_with_the_evidence() -> None:
+    aware = parse_spec("aware").build()
+    off = parse_spec("sampler:keeper_weight=0.25").build()
+    s = parse_spec("sampler:keeper_weight=0.05").build()
+    simple_like, keeper_like = _HandView((0, 0), ["KS", "QH", "KD"]), _HandView((0, 0), ["3S", "4H", "2D"])
+    assert off.out_weight_now(keeper_like) == aware.out_weight_now(keeper_like)
+    w_simple, w_keeper = s.out_weight_now(simple_like), s.out_weight_now(keeper_like)
+    assert 0.05 * (1 - 3 / 15) < w_keeper < w_simple < aware.out_weight_now(simple_like)
+    assert w_keeper == pytest.approx(0.05 * (1 - 3 / 15), rel=0.03)
+
+
+def test_bad_keeper_weight_is_refused() -> None:
+    with pytest.raises(ValueError, match="keeper_weight"):
+        parse_spec("sampler:keeper_weight=-1").build()

@@ -1,7 +1,7 @@
 """Build ginsim, compiling the engine's hot modules with mypyc when it can.
 
 The modules in ``HOT`` are plain, typed Python and run as such; mypyc turns them into C
-extensions that load in their place and play hands about twice as fast. Without a C
+extensions that load in their place and play hands about three times as fast. Without a C
 compiler, or with GINSIM_PURE=1 set at install time, the build is pure Python and
 nothing else changes. ``ginsim/_compiled.json`` records what was compiled from which
 source (by hash), so that ``ginsim._native`` never loads a compiled module older than

@@ -3,7 +3,7 @@
 The hot modules (``cards``, ``melds``, ``layoff``, ``view``, ``hand``,
 ``engine``) are plain, typed Python. An install compiles them with mypyc when it can
 (setup.py), and the compiled module then loads in place of its source: the same code,
-about twice as fast. This module, imported by ``ginsim/__init__.py`` before any of
+about three times as fast. This module, imported by ``ginsim/__init__.py`` before any of
 them, makes the package load the sources instead when
 
 - ``GINSIM_PURE=1`` is set (to profile with py-spy or cProfile, to debug, or to check

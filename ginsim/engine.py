@@ -200,20 +200,10 @@ def play_hand(
             seat = 1 - seat
             if watching:
                 seats.notify()
-            if timed:
-                started = perf()
-            try:
-                drawn: object = players[seat].take_upcard(views[seat])
-            except Exception as e:  # noqa: BLE001
-                raise _raised(seat, "take_upcard", e) from None
-            if timed:
-                clock.charge(seat, perf() - started)
-            if drawn is True:
+            if seats.take_or_pass(seat):
                 hand.take()
-            elif drawn is False:
-                hand.draw()
             else:
-                raise _not_bool(seat, "take_upcard", drawn)
+                hand.draw()
         if watching:
             seats.notify()
     except Forfeit as f:
@@ -254,7 +244,8 @@ def _showdown(hand: Hand, seats: _Seats) -> HandResult:
 
 
 class _Seats:
-    """The two strategies as the engine asks them outside the main loop: each call
+    """The two strategies as the engine asks them (the main loop asks discard, knock and
+    big gin itself, in line): each call
     guarded (a strategy that raises forfeits, R26) and, under a clock, timed (R25).
     Strategies' answers are untrusted: they are read as plain objects and checked,
     never assumed to have the types ``Strategy``'s signatures promise."""
@@ -308,7 +299,8 @@ class _Seats:
         return out
 
     def take_or_pass(self, seat: int) -> bool:
-        """Ask ``seat`` whether it takes the upcard (R09, R10)."""
+        """Ask ``seat`` whether it takes the upcard: the first-turn offer (R09) or a draw
+        from the pile rather than the stock (R10)."""
         t0 = clock_time() if self.timed else 0.0
         try:
             take: object = self.players[seat].take_upcard(self.views[seat])

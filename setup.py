@@ -21,7 +21,7 @@ from pathlib import Path
 from setuptools import Extension, setup
 
 ROOT = Path(__file__).resolve().parent
-HOT = ("cards", "melds", "layoff", "view", "hand", "engine")
+HOT = ("cards", "melds", "layoff", "view", "hand", "engine", "playout")
 RECORD = ROOT / "ginsim" / "_compiled.json"
 BUILDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "develop", "install"}
 """The setup commands that build modules (pip runs others first, for metadata)."""

@@ -17,13 +17,14 @@ them, makes the package load the sources instead when
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import os
 import sys
 from importlib.machinery import BYTECODE_SUFFIXES, SOURCE_SUFFIXES, FileFinder, SourceFileLoader, SourcelessFileLoader
 from pathlib import Path
 
-HOT = ("cards", "melds", "layoff", "view", "hand", "engine")
+HOT = ("cards", "melds", "layoff", "view", "hand", "engine", "playout")
 _HERE = Path(__file__).resolve().parent
 _RECORD = _HERE / "_compiled.json"
 
@@ -80,10 +81,10 @@ if _REASON:
 
 
 def compiled_modules() -> list[str]:
-    """The hot modules this process loaded as compiled extensions."""
+    """The hot modules this process loads as compiled extensions (importing any not yet loaded)."""
     out = []
     for name in HOT:
-        module = sys.modules.get(f"ginsim.{name}")
+        module = importlib.import_module(f"ginsim.{name}")
         origin = getattr(module, "__file__", None) or ""
         if origin and not origin.endswith((".py", ".pyc")):
             out.append(name)

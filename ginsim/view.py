@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ginsim.cards import FULL_DECK, RANK_MASK, Card, Mask, format_card
+from ginsim.cards import FULL_DECK, Card, Mask, format_card, melds_with
 from ginsim.melds import Melds, MeldTables
 from ginsim.rng import SeededRandom
 from ginsim.rules import Rules
@@ -195,11 +195,7 @@ class PlayerView:
     def would_meld(self, card: Card, hand: Mask | None = None) -> bool:
         """Whether ``card`` added to ``hand`` (default: own) lies in some meld of the
         result (a group of 3+ or a run of 3+, R04-R05)."""
-        h = (self.hand if hand is None else hand) | (1 << card)
-        rank = card % 13
-        if (h & RANK_MASK[rank]).bit_count() >= 3:
-            return True
-        return bool(_RUN_RANKS[h >> (card - rank) & 8191] >> rank & 1)
+        return melds_with(card, self.hand if hand is None else hand)
 
     def snapshot(self) -> dict[str, Any]:
         """Every public field as plain values, to compare views or show them."""
@@ -227,15 +223,3 @@ class PlayerView:
             "knocker_deadwood_cards": self.knocker_deadwood_cards,
             "rules": self.rules,
         }
-
-
-def _meld_table() -> tuple[int, ...]:
-    """MELD_RANKS[p]: the ranks of suit pattern p that lie in some run of 3 within p."""
-    out = []
-    for p in range(8192):
-        three = p & (p >> 1) & (p >> 2)
-        out.append(three | three << 1 | three << 2)
-    return tuple(out)
-
-
-_RUN_RANKS: Final = _meld_table()

@@ -26,8 +26,9 @@ knock this seat wins by a little may end it too.
 
 from __future__ import annotations
 
-from ginsim.cards import FULL_DECK, VALUE_OF, Card, Mask
+from ginsim.cards import VALUE_OF, Card, Mask
 from ginsim.melds import MeldTables, tables_for
+from ginsim.playout import outs_mask
 from ginsim.strategy import Strategy
 from ginsim.view import PlayerView
 
@@ -50,25 +51,6 @@ def _down(m: Mask, k: int) -> Mask:
 
 def _up(m: Mask, k: int) -> Mask:
     return (m << k) & _KEEP_UP[k]
-
-
-_D1 = _KEEP_DOWN[1]
-_D2 = _KEEP_DOWN[2]
-_U1 = _KEEP_UP[1]
-_U2 = _KEEP_UP[2]
-
-
-def outs_mask(h: Mask) -> Mask:
-    """Cards not in ``h`` that would make a meld (of three) with two cards of ``h``."""
-    adj = h & (h >> 1) & _D1  # rank r where r and r+1 are held
-    gap = h & (h >> 2) & _D2  # r and r+2 held
-    runs = (adj >> 1) & _D1 | (adj << 2) & _U2 | (gap << 1) & _U1
-    a = h & 8191
-    b = h >> 13 & 8191
-    c = h >> 26 & 8191
-    d = h >> 39
-    pairs = a & b | a & c | a & d | b & c | b & d | c & d  # ranks with two or more cards
-    return (runs | pairs * _REPEAT) & ~h & FULL_DECK
 
 
 def near_mask(m: Mask) -> Mask:

@@ -3,7 +3,7 @@
 An install compiles ginsim's hot modules with mypyc (setup.py); GINSIM_PURE=1 runs the
 same sources as plain Python. The brute-force reference tests check whichever form this
 process loaded; here a subprocess running the sources must agree with this process on
-meld answers for many random hands and on every event of many whole hands.
+meld answers and play-outs for many random hands and on every event of many whole hands.
 """
 
 from __future__ import annotations
@@ -23,11 +23,13 @@ import ginsim._native as native
 from ginsim.engine import play_hand
 from ginsim.layoff import best_layoff
 from ginsim.melds import tables_for
+from ginsim.playout import Policy, deal_hidden, outs_mask, playout, shuffled_stock
 from ginsim.rules import Rules
 from ginsim.seeding import deck_for
 from ginsim.view import Event
 from strategies.aware import Aware
 from strategies.random_play import RandomPlay
+from strategies.sampler import Sampler
 from strategies.simple import Simple
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,11 +56,33 @@ def digests(n_hands: int = 3000, n_games: int = 120) -> dict[str, str]:
             )
             h.update(repr(answers).encode())
         out[f"melds max_run={max_run}"] = h.hexdigest()
+    for rules in (Rules(), Rules(knock_limit=7, max_run_length=4, allow_discard_of_drawn_upcard=True)):
+        t = tables_for(rules.max_run_length)
+        h = hashlib.sha256()
+        for i in range(n_hands // 5):
+            r = random.Random(i)
+            cards = list(range(52))
+            r.shuffle(cards)
+            me = sum(1 << c for c in cards[:10])
+            unseen = cards[10:]
+            opp = deal_hidden(t, unseen, 0, 10, i % 6, [0.5] * (rules.knock_limit + 1), r.random)
+            stock = shuffled_stock(unseen, opp, r.random)
+            pile = [stock.pop()]
+            policy = Policy(late_turn=8 + i % 10)
+            h.update(
+                repr((opp, outs_mask(me), playout(rules, t, policy, me, opp, pile, stock, i % 15, i % 3 - 1))).encode()
+            )
+        out[f"playouts {rules.knock_limit}"] = h.hexdigest()
     for rules in (Rules(), Rules(big_gin_bonus=31, knock_limit=7, max_run_length=4)):
         h = hashlib.sha256()
         for i in range(n_games):
             log: list[Event] = []
-            players = [(Simple(), RandomPlay()), (Aware(), Simple()), (RandomPlay(), Aware())][i % 3]
+            players = [
+                (Simple(), RandomPlay()),
+                (Aware(), Simple()),
+                (RandomPlay(), Aware()),
+                (Sampler(samples=3), Simple()),
+            ][i % 4]
             res = play_hand(rules, players, deck_for(i), i % 2, seeds=(i, i + 1), log=log)
             h.update(repr((log, res)).encode())
         out[f"hands {rules.knock_limit}"] = h.hexdigest()

@@ -1,0 +1,220 @@
+"""ginsim.playout: its helpers against brute force, and whole play-outs against the engine.
+
+A play-out is a hand played by two fixed policies without the engine; here the engine
+plays the same policies (as strategies) from the same deals, and every hand must end with
+the same points.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from ginsim.cards import FULL_DECK, melds_with
+from ginsim.engine import play_hand
+from ginsim.melds import MeldTables, tables_for
+from ginsim.playout import (
+    Policy,
+    deal_hidden,
+    discard_with_outs,
+    least_discard,
+    outs_mask,
+    playout,
+    score_knock,
+    shuffled_stock,
+)
+from ginsim.rules import Rules
+from ginsim.seeding import deck_for
+from ginsim.strategy import Strategy
+from ginsim.view import PlayerView
+from tests import reference as ref
+
+
+def random_hand(rng: random.Random, n: int, exclude: int = 0) -> int:
+    cards = [c for c in range(52) if not exclude >> c & 1]
+    return ref.mask_of(rng.sample(cards, n))
+
+
+def test_outs_and_melds_with_match_brute_force() -> None:
+    rng = random.Random(7)
+    for _ in range(150):
+        hand = random_hand(rng, 10)
+        outs = 0
+        for x in range(52):
+            if hand >> x & 1:
+                continue
+            if any(ref.is_meld(1 << x | 1 << a | 1 << b) for a, b in itertools.combinations(ref.cards(hand), 2)):
+                outs |= 1 << x
+            joins = any(m >> x & 1 for m in ref.all_melds(hand | 1 << x))
+            assert melds_with(x, hand) == joins, (ref.names(hand), ref.name(x))
+        assert outs_mask(hand) == outs, ref.names(hand)
+
+
+def test_least_discard_matches_brute_force_and_respects_the_ban() -> None:
+    rng = random.Random(8)
+    t = tables_for()
+    for _ in range(300):
+        hand = random_hand(rng, 11)
+        banned = 1 << rng.choice(ref.cards(hand))
+        dw, card = least_discard(t, hand, banned)
+        assert not banned >> card & 1 and hand >> card & 1
+        assert dw == ref.ref_deadwood(hand & ~(1 << card))
+        assert dw == min(ref.ref_deadwood(hand & ~(1 << c)) for c in ref.cards(hand & ~banned))
+        assert least_discard(t, hand, 0)[0] == ref.ref_best_discard(hand)[0]
+
+
+def test_discard_with_outs_trades_deadwood_for_live_outs() -> None:
+    t = tables_for()
+    rng = random.Random(9)
+    for _ in range(200):
+        hand = random_hand(rng, 11)
+        live = FULL_DECK & ~hand
+        least = least_discard(t, hand, 0)[0]
+        dw, card = discard_with_outs(t, hand, 0, live, 0.0, 6)
+        assert dw == least == ref.ref_deadwood(hand & ~(1 << card))  # no weight: least deadwood
+        dw, card = discard_with_outs(t, hand, 0, live, 100.0, 6)
+        assert least <= dw <= least + 6
+        best_outs = max(
+            (outs_mask(hand & ~(1 << c)) & live).bit_count()
+            for c in ref.cards(hand)
+            if ref.ref_deadwood(hand & ~(1 << c)) <= least + 6
+        )
+        assert (outs_mask(hand & ~(1 << card)) & live).bit_count() == best_outs
+
+
+def test_score_knock_matches_the_reference_scoring() -> None:
+    rules = Rules(gin_bonus=25, undercut_bonus=25)
+    t = tables_for()
+    rng = random.Random(10)
+    kinds = set()
+    knocks = 0
+    while knocks < 150:
+        knocker = random_hand(rng, 10)
+        if t.deadwood_mask(knocker) > rules.knock_limit:
+            continue
+        defender = random_hand(rng, 10, knocker)
+        while knocks % 2 and t.deadwood_mask(defender) > 16:  # half of them low, to see undercuts
+            defender = random_hand(rng, 10, knocker)
+        knocks += 1
+        kd = ref.ref_deadwood(knocker)
+        after = ref.ref_best_layoff_fast(defender, t.best_melds_mask(knocker).melds)[0]
+        if kd == 0:
+            want = rules.gin_bonus + ref.ref_deadwood(defender)  # R19: no lay-offs on gin
+        elif kd < after:
+            want = after - kd
+            kinds.add("knock")
+        else:
+            want = -(kd - after + rules.undercut_bonus)
+            kinds.add("undercut")
+        assert score_knock(rules, t, knocker, kd, defender) == want
+    assert kinds == {"knock", "undercut"}
+    gin = ref.parse("AC 2C 3C 4C 5H 5D 5S 9S TS JS")
+    defender = ref.parse("KH KD QH QD JH JD 2D 3D 7H 8C")
+    assert score_knock(rules, t, gin, 0, defender) == 25 + ref.ref_deadwood(defender)
+
+
+def test_deal_hidden_deals_unseen_cards_and_can_refuse_a_knock() -> None:
+    t = tables_for()
+    rng = random.Random(11)
+    for _ in range(200):
+        known = random_hand(rng, 2)
+        unseen = [c for c in range(52) if not known >> c & 1 and rng.random() < 0.7]
+        cards = unseen.copy()
+        opp = deal_hidden(t, cards, known, 8, 5, [0.0] * 11, rng.random)
+        assert opp & known == known and opp.bit_count() == 10
+        assert opp & ~known & ~ref.mask_of(unseen) == 0
+        assert sorted(cards) == sorted(unseen)  # shuffled in place, nothing lost
+        start = known | ref.mask_of(cards[:8])
+        if t.deadwood_mask(start) > 10:
+            assert t.deadwood_mask(opp) > 10  # belief 0: no improvement reaches a knock
+        stock = shuffled_stock(cards, opp, rng.random)
+        assert sorted(stock) == sorted(c for c in unseen if not opp >> c & 1)
+
+
+class _PolicySeat(Strategy):
+    """``Policy``'s seat 0, as a strategy."""
+
+    def __init__(self, tables: MeldTables, policy: Policy) -> None:
+        self.t = tables
+        self.p = policy
+
+    def take_upcard(self, view: PlayerView) -> bool:
+        up = view.upcard
+        if up is None:
+            return False
+        h = view.hand
+        gain = self.t.deadwood_mask(h) - self.t.best_discard_mask(h | 1 << up)[0]
+        return melds_with(up, h) or gain >= self.p.take_gain
+
+    def discard(self, view: PlayerView) -> int:
+        banned = 1 << view.drawn if view.drawn_from_pile and not view.rules.allow_discard_of_drawn_upcard else 0  # type: ignore[operator]
+        p = self.p
+        if view.turn < p.out_turns:
+            w = p.out_weight * (1.0 - view.turn / p.out_turns)
+            return discard_with_outs(self.t, view.hand, banned, FULL_DECK & ~view.hand & ~view.pile_mask, w, p.prune)[1]
+        return least_discard(self.t, view.hand, banned)[1]
+
+    def knock(self, view: PlayerView) -> bool:
+        dw = view.discard_deadwood
+        p = self.p
+        return dw == 0 or dw <= (p.knock_at if view.turn < p.late_turn else p.late_knock_at)
+
+
+class _SimpleSeat(Strategy):
+    """``Policy``'s seat 1: take to meld, least deadwood (highest card of ties), knock at once."""
+
+    def __init__(self, tables: MeldTables) -> None:
+        self.t = tables
+
+    def take_upcard(self, view: PlayerView) -> bool:
+        return view.upcard is not None and melds_with(view.upcard, view.hand)
+
+    def discard(self, view: PlayerView) -> int:
+        banned = 1 << view.drawn if view.drawn_from_pile and not view.rules.allow_discard_of_drawn_upcard else 0  # type: ignore[operator]
+        return least_discard(self.t, view.hand, banned)[1]
+
+    def knock(self, view: PlayerView) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(), Rules(knock_limit=7, allow_discard_of_drawn_upcard=True, gin_bonus=25, undercut_bonus=25)],
+    ids=["default", "variant"],
+)
+def test_playouts_end_as_the_engine_plays_the_same_policies(rules: Rules) -> None:
+    t = tables_for(rules.max_run_length)
+    policy = Policy(late_turn=12, late_knock_at=4)
+    compared = 0
+    outcomes = set()
+    for i in range(400):
+        deck = deck_for(1000 + i)
+        me, opp, up = ref.mask_of(deck[0:20:2]), ref.mask_of(deck[1:20:2]), deck[20]
+        seat0, seat1 = _PolicySeat(t, policy), _SimpleSeat(t)
+        takes = seat0.take_upcard(_offer_view(rules, t, me, up))
+        if not takes and melds_with(up, opp):
+            continue  # the dealer would take the passed upcard: a play-out has no such turn
+        res = play_hand(rules, (seat0, seat1), deck, 1)
+        if res.turns >= policy.max_turns:
+            continue  # the play-out calls these a draw; the engine plays on
+        want = res.points if res.winner == 0 else -res.points if res.winner == 1 else 0
+        got = playout(rules, t, policy, me, opp, [up], deck[:20:-1], 0, int(takes))
+        assert got == want, (i, res)
+        compared += 1
+        outcomes.add(res.outcome)
+    assert compared > 250
+    assert {"knock", "gin", "undercut"} <= outcomes
+
+
+def _offer_view(rules: Rules, t: MeldTables, hand: int, up: int) -> PlayerView:
+    return PlayerView(rules, t, 0, 1, (0, 0), 0, hand, up)
+
+
+def test_a_playout_with_two_cards_left_is_a_draw() -> None:
+    rules = Rules()
+    t = tables_for()
+    deck = deck_for(3)
+    me, opp = ref.mask_of(deck[0:20:2]), ref.mask_of(deck[1:20:2])
+    assert playout(rules, t, Policy(), me, opp, [deck[20]], [deck[21], deck[22]], 30) == 0

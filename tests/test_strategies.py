@@ -7,12 +7,14 @@ A new built-in adds one class here; a built-in without one fails
 from __future__ import annotations
 
 import inspect
+import random
 import sys
 
 import pytest
 
 from ginsim.cards import Card, parse_card
 from ginsim.engine import play_hand
+from ginsim.melds import tables_for
 from ginsim.registry import BUILTINS, describe_all, parse_spec
 from ginsim.rules import Rules
 from ginsim.seeding import deck_for
@@ -186,3 +188,38 @@ def test_out_weight_moves_towards_keeper_weight_with_the_evidence() -> None:
 def test_bad_keeper_weight_is_refused() -> None:
     with pytest.raises(ValueError, match="keeper_weight"):
         parse_spec("sampler:keeper_weight=-1").build()
+
+
+def test_knock_belief_follows_the_turn_and_the_opponents_style() -> None:
+    s = parse_spec("sampler").build()
+    assert s.knock_belief(_HandView((0, 0), ["KS"], turn=5)) == [0.01] * 11
+    late = s.knock_belief(_HandView((0, 0), [], turn=25))  # even odds of a keeper so far
+    assert late[:7] == [0.01] * 7  # at 6 or less both kinds would have knocked
+    assert late[7:] == [pytest.approx(0.01 + 0.99 * 0.5)] * 4  # a keeper plays on at 7-10 late
+    assert parse_spec("sampler:knock_hint=1").build().knock_belief(_HandView((0, 0), [], turn=5)) == []
+
+
+def _mid_hand_view(seed: int) -> PlayerView:
+    """Seat 0's view at turn 15, the opponent having drawn from the stock and discarded 12 times."""
+    rng = random.Random(seed)
+    cards = rng.sample(range(52), 22)
+    rules = Rules()
+    view = PlayerView(rules, tables_for(None), 0, 1, (0, 0), seed, sum(1 << c for c in cards[:10]), None)
+    for c in cards[10:]:
+        view.history += [(1, "draw", None), (1, "discard", c)]
+        view._pile.append(c)
+        view.pile_mask |= 1 << c
+        view.opp_discards |= 1 << c
+    view.upcard, view.turn, view.stock_size = cards[-1], 15, 7
+    return view
+
+
+def test_deals_believe_the_opponent_did_not_knock() -> None:
+    tables = tables_for(None)
+    could = {}
+    for spec in ("sampler:knock_hint=1", "sampler"):
+        s = parse_spec(spec).build()
+        hands = [opp for seed in range(10) for opp, _ in s.worlds(_mid_hand_view(seed), 30)]
+        could[spec] = sum(tables.deadwood_mask(h) <= 10 for h in hands) / len(hands)
+    assert could["sampler:knock_hint=1"] > 0.3  # twelve improvements make most deals knockable
+    assert could["sampler"] < 0.1  # but it did not knock

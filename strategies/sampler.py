@@ -21,7 +21,10 @@ draw-and-drop per discard it made (``selection``). It did not knock: a draw that
 have let it is refused, and a hand that could still knock is kept only with chance
 ``knock_hint``. A hand that would not have made its last discard (a deadwood minimiser
 keeps its least deadwood) or would have taken the upcard it last passed is kept only
-with chance ``hint`` (1 ignores that evidence). Measured against the true opponent hands
+with chance ``hint`` (1 ignores that evidence), and one that melds with k of the cards
+it passed on earlier (still in the pile) with chance ``pass_hint`` ** k: measured against
+``simple``, its true hands melded with 0.09 of them early in a hand and 0.25 mid-hand,
+the deals without this evidence with 0.23 and 0.44. Measured against the true opponent hands
 (against ``simple``), these deals put its mean deadwood within 3 points of the truth at
 every stage of a hand, and a knock's sampled worth within 2.5 points of its true worth.
 Before the knock evidence was used, late in a hand over half the dealt opponents could
@@ -158,6 +161,7 @@ class Sampler(Aware):
         cold_factor: float = 0.5,
         endgame: int = 0,
         keeper_weight: float = 0.15,
+        pass_hint: float = 0.5,
     ) -> None:
         super().__init__(
             out_weight=out_weight,
@@ -193,6 +197,8 @@ class Sampler(Aware):
             raise ValueError(f"hint must be in (0, 1], not {hint!r}")
         if not 0.0 < knock_hint <= 1.0:
             raise ValueError(f"knock_hint must be in (0, 1], not {knock_hint!r}")
+        if not 0.0 < pass_hint <= 1.0:
+            raise ValueError(f"pass_hint must be in (0, 1], not {pass_hint!r}")
         self.samples = samples
         self.budget_ms = budget_ms
         self.close = close
@@ -206,6 +212,7 @@ class Sampler(Aware):
             raise ValueError(f"keeper_weight must be >= 0, not {keeper_weight!r}")
         self.take_close = take_close
         self.keeper_weight = keeper_weight
+        self.pass_hint = pass_hint
         self._hand_view: PlayerView | None = None  # the view of the hand being played
         self._past_evidence = 0.0  # keeper evidence from this game's earlier hands
         self._plan: tuple[Mask, int, Card, bool] | None = None  # (hand, turn, discard, knock)
@@ -246,6 +253,13 @@ class Sampler(Aware):
         last_bit = 0 if last is None else 1 << last
         passed = self._last_passed(view)
         hint = self.hint
+        pass_hint = self.pass_hint
+        declined = []  # cards the opponent passed on or left, still in the pile
+        q = view.opp_passed & view.pile_mask if pass_hint < 1.0 else 0
+        while q:
+            low = q & -q
+            q ^= low
+            declined.append(low.bit_length() - 1)
         belief = self.knock_belief(view) if last is not None else []
         n_belief = len(belief)
         dealt = 0
@@ -259,6 +273,13 @@ class Sampler(Aware):
                     passed is not None and melds_with(passed, opp)
                 )
                 if unlikely and rand() >= hint:
+                    continue
+            if declined and tries <= 20 * n:
+                k = 0
+                for c in declined:
+                    if melds_with(c, opp):
+                        k += 1
+                if k and rand() >= pass_hint**k:
                     continue
             if n_belief and tries <= 20 * n:
                 dw = tables.deadwood_mask(opp)

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from ginsim.cards import Card, parse_card
+from ginsim.cards import Card, melds_with, parse_card
 from ginsim.engine import play_hand
 from ginsim.melds import tables_for
 from ginsim.registry import BUILTINS, describe_all, parse_spec
@@ -223,3 +223,25 @@ def test_deals_believe_the_opponent_did_not_knock() -> None:
         could[spec] = sum(tables.deadwood_mask(h) <= 10 for h in hands) / len(hands)
     assert could["sampler:knock_hint=1"] > 0.3  # twelve improvements make most deals knockable
     assert could["sampler"] < 0.1  # but it did not knock
+
+
+def test_deals_rarely_meld_with_the_cards_the_opponent_passed_on() -> None:
+    melding = {}
+    for spec in ("sampler:pass_hint=1", "sampler"):
+        s = parse_spec(spec).build()
+        n = k = 0
+        for seed in range(10):
+            view = _mid_hand_view(seed)
+            declined = view.discard_pile[:4]  # say it passed on the first four cards of the pile
+            view.opp_passed = sum(1 << c for c in declined)
+            for opp, _ in s.worlds(view, 30):
+                n += 1
+                k += sum(melds_with(c, opp) for c in declined)
+        melding[spec] = k / n
+    assert melding["sampler"] < 0.85 * melding["sampler:pass_hint=1"]
+
+
+@pytest.mark.parametrize("value", ["0", "1.5", "-1"])
+def test_bad_pass_hint_is_refused(value: str) -> None:
+    with pytest.raises(ValueError, match="pass_hint"):
+        parse_spec(f"sampler:pass_hint={value}").build()

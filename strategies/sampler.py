@@ -58,7 +58,7 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from ginsim.cards import VALUE_OF, Card, Mask, melds_with
+from ginsim.cards import VALUE_OF, Card, Mask, cards_list, melds_with
 from ginsim.melds import tables_for
 from ginsim.playout import Policy, deal_hidden, playout, score_knock, shuffled_stock
 from ginsim.view import DRAW, Event, PlayerView
@@ -237,12 +237,7 @@ class Sampler(Aware):
         # the many shuffles several times cheaper than the seat generator's own draws
         rand = random.Random(view.rng.getrandbits(64)).random
         tables = tables_for(view.rules.max_run_length)
-        unseen = []
-        q = view.unseen()
-        while q:
-            low = q & -q
-            q ^= low
-            unseen.append(low.bit_length() - 1)
+        unseen = cards_list(view.unseen())
         me = view.seat
         known = view.opp_known
         hidden = max(0, 10 - known.bit_count())
@@ -254,12 +249,8 @@ class Sampler(Aware):
         passed = self._last_passed(view)
         hint = self.hint
         pass_hint = self.pass_hint
-        declined = []  # cards the opponent passed on or left, still in the pile
-        q = view.opp_passed & view.pile_mask if pass_hint < 1.0 else 0
-        while q:
-            low = q & -q
-            q ^= low
-            declined.append(low.bit_length() - 1)
+        # cards the opponent passed on or left, still in the pile
+        declined = cards_list(view.opp_passed & view.pile_mask) if pass_hint < 1.0 else []
         belief = self.knock_belief(view) if last is not None else []
         n_belief = len(belief)
         dealt = 0
@@ -275,10 +266,7 @@ class Sampler(Aware):
                 if unlikely and rand() >= hint:
                     continue
             if declined and tries <= 20 * n:
-                k = 0
-                for c in declined:
-                    if melds_with(c, opp):
-                        k += 1
+                k = sum(1 for c in declined if melds_with(c, opp))
                 if k and rand() >= pass_hint**k:
                     continue
             if n_belief and tries <= 20 * n:

@@ -1,15 +1,17 @@
 """Build ginsim, compiling the engine's hot modules with mypyc when it can.
 
-The modules in ``HOT`` are plain, typed Python and run as such; mypyc turns them into C
+The hot modules (``HOT`` of ``ginsim/engine/_native.py``, read here without importing
+ginsim) are plain, typed Python and run as such; mypyc turns them into C
 extensions that load in their place and play hands about three times as fast. Without a C
 compiler, or with GINSIM_PURE=1 set at install time, the build is pure Python and
-nothing else changes. ``ginsim/_compiled.json`` records what was compiled from which
-source (by hash), so that ``ginsim._native`` never loads a compiled module older than
+nothing else changes. ``ginsim/engine/_compiled.json`` records what was compiled from which
+source (by hash), so that ``ginsim.engine._native`` never loads a compiled module older than
 its source.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
@@ -21,10 +23,21 @@ from pathlib import Path
 from setuptools import Extension, setup
 
 ROOT = Path(__file__).resolve().parent
-HOT = ("cards", "melds", "layoff", "view", "hand", "engine", "playout")
-RECORD = ROOT / "ginsim" / "_compiled.json"
+ENGINE = ROOT / "ginsim" / "engine"
+RECORD = ENGINE / "_compiled.json"
 BUILDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "develop", "install"}
 """The setup commands that build modules (pip runs others first, for metadata)."""
+
+
+def _hot_modules() -> tuple[str, ...]:
+    """The ``HOT`` tuple of ginsim/engine/_native.py (the one place the list is written)."""
+    for node in ast.parse((ENGINE / "_native.py").read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "HOT" for t in node.targets):
+            return tuple(ast.literal_eval(node.value))
+    raise SystemExit("setup.py: no HOT tuple in ginsim/engine/_native.py")
+
+
+HOT = _hot_modules()
 
 
 def _pure_wanted() -> bool:
@@ -52,7 +65,7 @@ def _compiled_extensions() -> list[Extension]:
         print("ginsim: mypyc not available, building pure Python", file=sys.stderr)
         return []
     os.chdir(ROOT)  # mypyc names modules by their paths relative to here
-    sources = [f"ginsim/{name}.py" for name in HOT]
+    sources = [f"ginsim/engine/{name}.py" for name in HOT]
     extensions = mypycify(sources, opt_level="3", group_name="ginsim")
     for ext in extensions:
         ext.optional = True  # a compiler that fails leaves the sources to run
@@ -60,7 +73,7 @@ def _compiled_extensions() -> list[Extension]:
         json.dumps(
             {
                 "compiler": f"mypyc {mypy.version.__version__}",
-                "sources": {f"{name}.py": _digest(ROOT / "ginsim" / f"{name}.py") for name in HOT},
+                "sources": {f"{name}.py": _digest(ENGINE / f"{name}.py") for name in HOT},
             },
             indent=1,
         )
@@ -69,4 +82,4 @@ def _compiled_extensions() -> list[Extension]:
     return extensions
 
 
-setup(ext_modules=_compiled_extensions(), package_data={"ginsim": ["_compiled.json"]})
+setup(ext_modules=_compiled_extensions(), package_data={"ginsim.engine": ["_compiled.json"], "ginsim": ["py.typed"]})

@@ -6,10 +6,17 @@ The library's front door::
     deadwood("7H 8H 9H KS")          # 10
 """
 
-# first: decides whether the hot modules below load compiled or as sources
-from ginsim import _native  # noqa: F401
-from ginsim.cards import Card, Mask, format_card, format_cards, parse_card, parse_cards, to_mask
-from ginsim.engine import Hand, HandResult, play_hand
+# ginsim.engine (imported first by any of these) decides whether its hot modules load
+# compiled or as sources
+from ginsim.engine.cards import Card, Mask, format_card, format_cards, parse_card, parse_cards, to_mask
+from ginsim.engine.game import GameResult, play_game
+from ginsim.engine.layoff import best_layoff
+from ginsim.engine.melds import Melds, MeldTables, best_discards, best_melds, deadwood, tables_for
+from ginsim.engine.play import Hand, HandResult, play_hand
+from ginsim.engine.registry import parse_spec
+from ginsim.engine.rules import Rules, load_rules_file
+from ginsim.engine.strategy import Strategy
+from ginsim.engine.view import PlayerView
 from ginsim.errors import (
     CardError,
     GinsimError,
@@ -18,13 +25,6 @@ from ginsim.errors import (
     RunError,
     StrategySpecError,
 )
-from ginsim.game import GameResult, play_game
-from ginsim.layoff import best_layoff
-from ginsim.melds import Melds, best_discards, best_melds, deadwood, tables_for
-from ginsim.registry import parse_spec
-from ginsim.rules import Rules, load_rules_file
-from ginsim.strategy import Strategy
-from ginsim.view import PlayerView
 
 __version__ = "0.1.0"
 
@@ -37,6 +37,7 @@ __all__ = [
     "HandResult",
     "IllegalMoveError",
     "Mask",
+    "MeldTables",
     "Melds",
     "PlayerView",
     "Rules",

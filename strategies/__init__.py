@@ -1,1 +1,1 @@
-"""The built-in strategies of ginsim, one module each. See ``ginsim.registry``."""
+"""The built-in strategies of ginsim, one module each. See ``ginsim.engine.registry``."""

@@ -26,8 +26,8 @@ knock this seat wins by a little may end it too.
 
 from __future__ import annotations
 
+from ginsim import MeldTables, tables_for
 from ginsim.cards import VALUE_OF, Card, Mask
-from ginsim.melds import MeldTables, tables_for
 from ginsim.playout import outs_mask
 from ginsim.strategy import Strategy
 from ginsim.view import PlayerView

@@ -8,7 +8,7 @@ never). Then it deals ``samples`` worlds consistent with what it has seen - the 
 holds the cards it picked up and still has, plus unseen cards; the stock is the rest,
 shuffled - and scores every option in every world: a knock now exactly (lay-offs
 included), anything else by playing the hand out with a fast policy
-(``ginsim.playout``: the opponent plays ``simple`` - it takes the upcard only to meld,
+(``ginsim.engine.playout``: the opponent plays ``simple`` - it takes the upcard only to meld,
 discards to the least deadwood and knocks at once; this seat also takes upcards that cut
 its deadwood, values live outs while discarding and knocks by ``aware``'s rule). Another
 option replaces ``aware``'s only when its mean gain over the same worlds (paired) exceeds
@@ -57,12 +57,12 @@ import time
 from collections.abc import Callable, Iterator
 
 import numpy as np
+from ginsim.strategies.aware import Aware, last_discard
 
+from ginsim import tables_for
 from ginsim.cards import VALUE_OF, Card, Mask, cards_list, melds_with
-from ginsim.melds import tables_for
 from ginsim.playout import Policy, deal_hidden, playout, score_knock, shuffled_stock
 from ginsim.view import DRAW, Event, PlayerView
-from strategies.aware import Aware, last_discard
 
 KEEPER_LOW = 7
 """An early opponent discard of this value or less is evidence that it keeps high cards."""
@@ -340,7 +340,7 @@ class Sampler(Aware):
 
     # -- evaluation ------------------------------------------------------------------
     def playout_policy(self, view: PlayerView) -> Policy:
-        """The play-outs' policy: ``ginsim.playout``'s defaults, knocking by this seat's rule."""
+        """The play-outs' policy: ``ginsim.engine.playout``'s defaults, knocking by this seat's rule."""
         key = (self.knock_at, self.late_turn, self.late_limit(view))
         if self._policy is None or self._policy[0] != key:
             self._policy = (key, Policy(knock_at=key[0], late_turn=key[1], late_knock_at=key[2]))

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from ginsim.strategies.simple import Simple
+
 from ginsim.view import PlayerView
-from strategies.simple import Simple
 
 
 class Threshold(Simple):

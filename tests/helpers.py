@@ -7,10 +7,10 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from ginsim.cards import CARD_NAMES, FULL_DECK, Card, Mask, cards_list, parse_card, parse_cards, to_mask
-from ginsim.engine import Hand
-from ginsim.strategy import Strategy
-from ginsim.view import DISCARD, DRAW, LAYOFF, OFFER, PlayerView
+from ginsim.engine.cards import CARD_NAMES, FULL_DECK, Card, Mask, cards_list, parse_card, parse_cards, to_mask
+from ginsim.engine.play import Hand
+from ginsim.engine.strategy import Strategy
+from ginsim.engine.view import DISCARD, DRAW, LAYOFF, OFFER, PlayerView
 
 NONDEALER_SLOTS = range(0, 20, 2)
 DEALER_SLOTS = range(1, 20, 2)

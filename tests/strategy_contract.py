@@ -26,14 +26,14 @@ from typing import Any, ClassVar
 
 import pytest
 
-from ginsim.cards import Card, Mask
-from ginsim.engine import FORFEIT, HandResult, play_hand
-from ginsim.game import play_game
-from ginsim.registry import StrategySpec, parse_spec
-from ginsim.rules import Rules
-from ginsim.seeding import deal_seed, deck_for, strategy_seed, text_key
-from ginsim.strategy import Strategy
-from ginsim.view import Event, PlayerView
+from ginsim.engine.cards import Card, Mask
+from ginsim.engine.game import play_game
+from ginsim.engine.play import FORFEIT, HandResult, play_hand
+from ginsim.engine.registry import StrategySpec, parse_spec
+from ginsim.engine.rules import Rules
+from ginsim.engine.strategy import Strategy
+from ginsim.engine.view import Event, PlayerView
+from ginsim.run.seeding import deal_seed, deck_for, strategy_seed, text_key
 
 VARIANTS: tuple[Rules, ...] = (
     Rules(knock_limit=0),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from ginsim.bench import KEYS, in_game_hands
+from ginsim.run.bench import KEYS, in_game_hands
 
 
 def test_bench_json_has_every_key_with_a_positive_number(run_cli):
@@ -45,7 +45,7 @@ def test_bench_bad_options(run_cli):
 
 
 def test_bench_warns_when_the_machine_is_already_busy():
-    from ginsim.cli_bench import busy_note
+    from ginsim.cli.bench import busy_note
 
     assert busy_note(load=0.1, cpus=2) == ""
     note = busy_note(load=2.9, cpus=2)

@@ -9,10 +9,10 @@ import sys
 
 import pytest
 
-from ginsim import registry
 from ginsim.cli import cli
+from ginsim.engine import registry
+from ginsim.engine.registry import parse_spec
 from ginsim.errors import StrategySpecError
-from ginsim.registry import parse_spec
 
 
 def test_check_ten_cards(run_cli):

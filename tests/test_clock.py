@@ -9,13 +9,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-import ginsim.engine as engine_module
-from ginsim.runner import chunk_files
+import ginsim.engine.play as engine_module
+from ginsim.run.runner import chunk_files
 
 SLOW = '''
 import time
 
-from strategies.simple import Simple
+from ginsim.strategies.simple import Simple
 
 
 class Slow(Simple):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from ginsim.runner import chunk_files
+from ginsim.run.runner import chunk_files
 
 pytest.importorskip("distributed", reason="the dask extra: pip install 'ginsim[dask]'")
 
@@ -110,9 +110,9 @@ def _free_port() -> int:
 def test_a_scheduler_that_cannot_be_reached_is_one_line(
     address: str, monkeypatch: pytest.MonkeyPatch, run_cli, tmp_path: Path
 ) -> None:
-    import ginsim.backends
+    import ginsim.run.backends
 
-    monkeypatch.setattr(ginsim.backends, "CONNECT_TIMEOUT", 0.5)
+    monkeypatch.setattr(ginsim.run.backends, "CONNECT_TIMEOUT", 0.5)
     scheduler = address.format(port=_free_port())
     r = run_cli(*BASE, "--backend", "dask", "--scheduler", scheduler, "-q", "--out", str(tmp_path / "x"))
     assert r.code == 2
@@ -130,13 +130,13 @@ def test_a_strategy_file_missing_on_a_worker_is_one_line_naming_the_worker(
 ) -> None:
     from distributed import LocalCluster
 
-    import ginsim.backends
+    import ginsim.run.backends
     from ginsim.errors import StrategySpecError
 
     def worker_without_the_file(_task: object) -> object:
         raise StrategySpecError("strategy 'bot.py:Bot': no file 'bot.py'")
 
-    monkeypatch.setattr(ginsim.backends, "_play", worker_without_the_file)
+    monkeypatch.setattr(ginsim.run.backends, "_play", worker_without_the_file)
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
         r = run_cli(*BASE, "--backend", "dask", "--scheduler", cluster.scheduler_address, "-q", "--out", str(tmp_path))
     assert r.code == 2

@@ -9,12 +9,12 @@ import pytest
 from helpers import StockDrawer, apply, check_conservation, make_deck, random_move, stock_cards
 
 from ginsim import IllegalMoveError, Rules, parse_spec, play_hand, tables_for
-from ginsim.cards import CARD_NAMES, FULL_DECK, cards_list
-from ginsim.engine import OUTCOMES, Hand
-from ginsim.layoff import layoff_is_legal
-from ginsim.seeding import deal_seed, deck_for
-from ginsim.strategy import Strategy
-from ginsim.view import DISCARD, DRAW, KNOCK, LAYOFF, OFFER, OVER, PlayerView
+from ginsim.engine.cards import CARD_NAMES, FULL_DECK, cards_list
+from ginsim.engine.layoff import layoff_is_legal
+from ginsim.engine.play import OUTCOMES, Hand
+from ginsim.engine.strategy import Strategy
+from ginsim.engine.view import DISCARD, DRAW, KNOCK, LAYOFF, OFFER, OVER, PlayerView
+from ginsim.run.seeding import deal_seed, deck_for
 
 RULE_VARIANTS = [
     Rules(),

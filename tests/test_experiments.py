@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from ginsim.experiment import load_experiment
-from ginsim.registry import BUILTINS
+from ginsim.engine.registry import BUILTINS
+from ginsim.run.config import load_experiment
 
 ROOT = Path(__file__).resolve().parent.parent
 EXPERIMENTS = sorted((ROOT / "experiments").glob("*.toml"))

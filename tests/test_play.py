@@ -14,15 +14,15 @@ import pytest
 from click.testing import CliRunner
 from helpers import make_deck
 
-from ginsim.cards import CARD_NAMES, cards_of, parse_card
 from ginsim.cli import cli, main
-from ginsim.engine import play_hand
-from ginsim.layoff import layoff_is_legal
-from ginsim.melds import tables_for
-from ginsim.play import Console, GameSummary, HumanPlayer, TerminalGame
-from ginsim.registry import parse_spec
-from ginsim.rules import Rules
-from ginsim.textview import Style
+from ginsim.engine.cards import CARD_NAMES, cards_of, parse_card
+from ginsim.engine.layoff import layoff_is_legal
+from ginsim.engine.melds import tables_for
+from ginsim.engine.play import play_hand
+from ginsim.engine.registry import parse_spec
+from ginsim.engine.rules import Rules
+from ginsim.terminal.play import Console, GameSummary, HumanPlayer, TerminalGame
+from ginsim.terminal.textview import Style
 
 TARGET = 60  # a shorter game than 100, still several hands
 
@@ -254,7 +254,7 @@ def test_the_person_who_runs_out_of_clock_loses_the_game() -> None:
     rules = Rules(time_per_hand=0.1)
     result = play_hand(rules, (person, parse_spec("simple").build()), deck, dealer=1)
     assert result.outcome == "forfeit" and result.forfeit_seat == 0 and result.forfeit_kind == "clock"
-    from ginsim.textview import result_lines
+    from ginsim.terminal.textview import result_lines
 
     first = result_lines(Style(), result, ("You", "simple"), rules)[0]
     assert first.startswith("You forfeit the hand and the game (clock: used ")
@@ -262,7 +262,7 @@ def test_the_person_who_runs_out_of_clock_loses_the_game() -> None:
 
 
 def test_check_colours_cards_as_the_table_does() -> None:
-    from ginsim.check import check_hand, format_check
+    from ginsim.terminal.check import check_hand, format_check
 
     text = format_check(check_hand("AS 2S 3S 4C 5C 6C 7D 8D 9D KH QS", Rules()), color=True)
     style = Style(color=True)

@@ -1,4 +1,4 @@
-"""ginsim.playout: its helpers against brute force, and whole play-outs against the engine.
+"""ginsim.engine.playout: its helpers against brute force, and whole play-outs against the engine.
 
 A play-out is a hand played by two fixed policies without the engine; here the engine
 plays the same policies (as strategies) from the same deals, and every hand must end with
@@ -12,10 +12,10 @@ import random
 
 import pytest
 
-from ginsim.cards import FULL_DECK, melds_with
-from ginsim.engine import play_hand
-from ginsim.melds import MeldTables, tables_for
-from ginsim.playout import (
+from ginsim.engine.cards import FULL_DECK, melds_with
+from ginsim.engine.melds import MeldTables, tables_for
+from ginsim.engine.play import play_hand
+from ginsim.engine.playout import (
     Policy,
     deal_hidden,
     discard_with_outs,
@@ -25,11 +25,11 @@ from ginsim.playout import (
     score_knock,
     shuffled_stock,
 )
-from ginsim.rules import Rules
-from ginsim.seeding import deck_for
-from ginsim.strategy import Strategy
-from ginsim.view import PlayerView
-from tests import reference as ref
+from ginsim.engine.rules import Rules
+from ginsim.engine.strategy import Strategy
+from ginsim.engine.view import PlayerView
+from ginsim.run.seeding import deck_for
+import reference as ref
 
 
 def random_hand(rng: random.Random, n: int, exclude: int = 0) -> int:

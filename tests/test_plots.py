@@ -14,9 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ginsim.cli import main
-from ginsim.engine import OUTCOMES
-from ginsim.plots import (
+from ginsim.analysis.plots import (
     ALL,
     DPI,
     OUTCOME_CATEGORIES,
@@ -31,7 +29,9 @@ from ginsim.plots import (
     sweep_rows,
     turns_chart,
 )
-from ginsim.report import analyze, matrix
+from ginsim.analysis.report import analyze, matrix
+from ginsim.cli import main
+from ginsim.engine.play import OUTCOMES
 
 RR = ["random", "simple", "threshold:knock_at=5"]
 COMMON = ["heatmap_", "ratings", "sweep_", "outcomes", "turns", "knock_deadwood"]
@@ -200,7 +200,7 @@ def test_sweep_titles_say_what_was_played(runs: dict[str, Path]) -> None:
     a = analyze(runs["games"])
     fig = sweep_chart(sweep_rows(a), "knock_at", "game_win_rate", played="x")
     assert "Game win rate" in fig.axes[0].get_title()
-    from ginsim.plots import describe_run
+    from ginsim.analysis.plots import describe_run
 
     text = describe_run(a.manifest)
     assert "threshold" in text and "simple" in text and "3 games to 100" in text and "gin_bonus=25" in text
@@ -308,7 +308,7 @@ def test_plotting_functions_draw_into_a_given_ax(runs: dict[str, Path]) -> None:
 
 
 def test_report_embeds_every_chart_with_relative_links(runs: dict[str, Path], tmp_path: Path) -> None:
-    from ginsim.markdown import CHART_CAPTIONS
+    from ginsim.analysis.markdown import CHART_CAPTIONS
 
     for kind, stems in EXPECTED.items():
         text = (runs[kind] / "report.md").read_text(encoding="utf-8")
@@ -364,7 +364,7 @@ def test_draw_all_on_an_empty_run_draws_nothing(runs: dict[str, Path], tmp_path:
 def test_charts_use_no_pyplot(tmp_path: Path) -> None:
     """Plotting never touches pyplot's global state (checked in a fresh interpreter)."""
     code = (
-        "import sys, numpy as np, pandas as pd; from pathlib import Path; from ginsim import plots;"
+        "import sys, numpy as np, pandas as pd; from pathlib import Path; from ginsim.analysis import plots;"
         "m = pd.DataFrame([[np.nan, 1.0], [-1.0, np.nan]], index=['a', 'b'], columns=['a', 'b']);"
         f"plots.save(plots.heatmap(m, 'points_per_hand'), Path({str(tmp_path)!r}), 'h');"
         "print('matplotlib.pyplot' in sys.modules)"
@@ -384,7 +384,7 @@ def test_turns_chart_draws_strategy_lines_only_when_they_differ() -> None:
 
 
 def test_sweep_titles_name_the_values_played(runs: dict[str, Path]) -> None:
-    from ginsim.plots import describe_run
+    from ginsim.analysis.plots import describe_run
 
     manifest = analyze(runs["games"]).manifest
 
@@ -415,7 +415,7 @@ def test_a_plot_that_fails_keeps_the_old_charts_and_report(runs: dict[str, Path]
 def test_charts_are_replaced_only_once_the_new_ones_are_drawn(
     runs: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import ginsim.plots
+    import ginsim.analysis.plots
 
     folder = tmp_path / "m"
     shutil.copytree(runs["match"], folder)
@@ -424,7 +424,7 @@ def test_charts_are_replaced_only_once_the_new_ones_are_drawn(
     def broken(*_args: object) -> None:
         raise RuntimeError("drawing failed")
 
-    monkeypatch.setattr(ginsim.plots, "read_log_counts", broken)
+    monkeypatch.setattr(ginsim.analysis.plots, "read_log_counts", broken)
     with pytest.raises(RuntimeError):
         draw_all(analyze(folder))
     assert {p.name: p.read_bytes() for p in sorted((folder / "charts").iterdir())} == before

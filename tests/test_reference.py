@@ -19,15 +19,15 @@ from collections.abc import Callable, Iterable, Sequence
 import pytest
 
 import ginsim
-from ginsim.engine import play_hand
-from ginsim.layoff import best_layoff, layoff_is_legal
-from ginsim.melds import tables_for
-from ginsim.registry import parse_spec
-from ginsim.rules import Rules
-from ginsim.seeding import deal_seed, deck_for
+from ginsim.engine.layoff import best_layoff, layoff_is_legal
+from ginsim.engine.melds import tables_for
+from ginsim.engine.play import play_hand
+from ginsim.engine.registry import parse_spec
+from ginsim.engine.rules import Rules
+from ginsim.run.seeding import deal_seed, deck_for
 
 try:
-    from tests import reference as ref
+    import reference as ref
 except ImportError:  # tests/ is not a package: pytest puts it on sys.path itself
     import reference as ref
 

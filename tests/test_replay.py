@@ -13,11 +13,11 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from ginsim.cards import CARD_NAMES
 from ginsim.cli import cli, main
-from ginsim.replay import RunLog, replay_hand, replay_text, seat_text
-from ginsim.runner import chunk_files
-from ginsim.textview import Style
+from ginsim.engine.cards import CARD_NAMES
+from ginsim.run.runner import chunk_files
+from ginsim.terminal.replay import RunLog, replay_hand, replay_text, seat_text
+from ginsim.terminal.textview import Style
 
 
 def _run(folder: Path, *args: str) -> Path:
@@ -156,7 +156,9 @@ def test_a_relative_plugin_path_is_read_from_where_the_run_started(
 ) -> None:
     start = tmp_path / "start"
     start.mkdir()
-    (start / "slowbot.py").write_text("from strategies.simple import Simple\n\n\nclass Slow(Simple):\n    pass\n")
+    (start / "slowbot.py").write_text(
+        "from ginsim.strategies.simple import Simple\n\n\nclass Slow(Simple):\n    pass\n"
+    )
     monkeypatch.chdir(start)
     r = run_cli("match", "slowbot.py:Slow", "simple", "--hands", "4", "--jobs", "1", "--no-plots", "-q", "--out", "run")
     assert r.code == 0, r.err

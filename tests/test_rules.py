@@ -46,13 +46,13 @@ from ginsim import (
     tables_for,
     to_mask,
 )
-from ginsim import engine as engine_module
-from ginsim.cards import CARD_NAMES, RANK_OF, SUIT_OF, VALUE_OF, cards_list, format_card
-from ginsim.engine import Hand, HandResult
-from ginsim.game import next_dealer
-from ginsim.seeding import deck_for, game_deal_seed
-from ginsim.strategy import Strategy
-from ginsim.view import DISCARD, DRAW, LAYOFF, OFFER, OVER, PlayerView
+from ginsim.engine import play as engine_module
+from ginsim.engine.cards import CARD_NAMES, RANK_OF, SUIT_OF, VALUE_OF, cards_list, format_card
+from ginsim.engine.game import next_dealer
+from ginsim.engine.play import Hand, HandResult
+from ginsim.engine.strategy import Strategy
+from ginsim.engine.view import DISCARD, DRAW, LAYOFF, OFFER, OVER, PlayerView
+from ginsim.run.seeding import deck_for, game_deal_seed
 
 DEFAULT = Rules()
 TABLES = tables_for(None)
@@ -397,9 +397,9 @@ def test_r08_deal_ten_each_upcard_and_31_in_stock(dealer):
 
 
 def test_r08_deck_from_seeding_decks_for_is_dealt_correctly_or_refused():
-    # ginsim.seeding.decks_for gives decks as numpy int8 rows; a Hand given one must deal
+    # ginsim.run.seeding.decks_for gives decks as numpy int8 rows; a Hand given one must deal
     # 10 cards each (or refuse the deck), never a corrupt hand
-    from ginsim.seeding import decks_for
+    from ginsim.run.seeding import decks_for
 
     row = decks_for([5])[0]
     assert [int(c) for c in row] == deck_for(5)
@@ -414,7 +414,7 @@ def test_r08_deck_from_seeding_decks_for_is_dealt_correctly_or_refused():
 def test_r01_check_decks_refuses_a_chunk_holding_a_bad_deck():
     # the runner checks a chunk's decks at once and then lets the engine skip its own
     # per-hand check: a chunk with any deck that is not the 52 cards once is refused
-    from ginsim.seeding import check_decks, decks_for
+    from ginsim.run.seeding import check_decks, decks_for
 
     good = decks_for([1, 2, 3])
     assert check_decks(good) is good

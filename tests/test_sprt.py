@@ -11,8 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ginsim.runner import chunk_files
-from ginsim.sprt import (
+from ginsim.analysis.sprt import (
     PAIR_SCORES,
     SPRT,
     SPRTError,
@@ -25,6 +24,7 @@ from ginsim.sprt import (
     pentanomial,
     regularize,
 )
+from ginsim.run.runner import chunk_files
 
 KEY = ["pairing", "deal", "copy", "game_hand"]
 

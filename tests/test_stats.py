@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ginsim.stats import bradley_terry, chunk_sums, figures, wilson
+from ginsim.analysis.stats import bradley_terry, chunk_sums, figures, wilson
 
 OUTCOME = {"knock", "undercut", "gin", "big_gin", "draw", "forfeit"}
 

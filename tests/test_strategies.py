@@ -11,17 +11,17 @@ import random
 import sys
 
 import pytest
+from ginsim.strategies.sampler import keeper_evidence
+from ginsim.strategies.simple import Simple
 
-from ginsim.cards import Card, melds_with, parse_card
-from ginsim.engine import play_hand
-from ginsim.melds import tables_for
-from ginsim.registry import BUILTINS, describe_all, parse_spec
-from ginsim.rules import Rules
-from ginsim.seeding import deck_for
-from ginsim.view import PlayerView
-from strategies.sampler import keeper_evidence
-from strategies.simple import Simple
-from tests.strategy_contract import Guard, Record, StrategyContract
+from ginsim.engine.cards import Card, melds_with, parse_card
+from ginsim.engine.melds import tables_for
+from ginsim.engine.play import play_hand
+from ginsim.engine.registry import BUILTINS, describe_all, parse_spec
+from ginsim.engine.rules import Rules
+from ginsim.engine.view import PlayerView
+from ginsim.run.seeding import deck_for
+from strategy_contract import Guard, Record, StrategyContract
 
 
 class TestRandom(StrategyContract):

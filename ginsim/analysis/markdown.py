@@ -1,0 +1,305 @@
+"""report.md: the run's tables (and charts, when drawn), readable on its own.
+
+Links are relative (``charts/...``), so the folder can be copied anywhere."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from ginsim.analysis.stats import RATE_FIGURES
+
+if TYPE_CHECKING:
+    from ginsim.analysis.report import Analysis
+
+CHART_CAPTIONS: dict[str, str] = {
+    "ratings": "Each strategy's Bradley–Terry rating with its 95% interval: a bar right of zero is stronger "
+    "than the field's average, and strategies whose intervals do not overlap are clearly apart.",
+    "heatmap_points_per_hand": "Points per hand the row strategy nets against the column strategy: "
+    "blue cells win points for the row, red cells lose them, white is even.",
+    "heatmap_win_rate": "Share of hands the row strategy scores in against the column strategy: "
+    "blue above 50%, red below.",
+    "heatmap_game_win_rate": "Share of games to {target} the row strategy won against the column strategy: "
+    "blue above 50%, red below; the figure a player at the table cares about.",
+    "sweep_points_per_hand": "Points per hand of `{base}` at each value of `{param}`, one line per opponent "
+    "with its 95% band: the highest point is the best setting against that opponent.",
+    "sweep_win_rate": "Share of hands `{base}` scores in at each value of `{param}`, one line per opponent "
+    "with its 95% band (winning more hands is not the same as winning more points).",
+    "sweep_undercut_rate": "Share of `{base}`'s knocks that the opponent undercut at each value of `{param}`, "
+    "with 95% bands; no point where it never knocked short of gin.",
+    "sweep_game_win_rate": "Share of games to {target} that `{base}` won at each value of `{param}`, "
+    "one line per opponent with its 95% band: what a player at the table cares about.",
+    "outcomes": "How each strategy's hands ended, seen from its side: greens are hands it scored (knock, "
+    "gin, undercutting the opponent), oranges and reds hands it lost, grey draws.",
+    "turns": "How long hands last: the share of hands that ended after each number of turns (draws taken), "
+    "all hands as grey bars (grouping a few turns each when hands run long) and, when up to six strategies "
+    "played different hands, one line each.",
+    "knock_deadwood": "The deadwood each strategy held when it knocked (0 is gin), as a share of its knocks: "
+    "a strategy that waits for a better hand sits further left.",
+    "sprt": "The sequential test's log-likelihood ratio after each chunk, against the hands played: the run "
+    "stops when the line leaves the band, above it accepting H1 (the first strategy is elo1 stronger), "
+    "below it accepting H0 (elo0).",
+}
+"""Chart file stem -> the sentence that says what it shows; ``{param}``, ``{base}`` and
+``{target}`` are filled from the run (the stems are those ginsim.analysis.plots writes)."""
+
+SWEEP_CHARTS = ("sweep_points_per_hand", "sweep_win_rate", "sweep_undercut_rate", "sweep_game_win_rate")
+
+
+def _cell(v: Any, digits: int = 3) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "—"
+    if isinstance(v, float):
+        return f"{v:.{digits}f}"
+    return str(v)
+
+
+def _md_table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def _rate(r: Any, name: str) -> str:
+    v = getattr(r, name, math.nan)
+    if isinstance(v, float) and math.isnan(v):
+        return "—"
+    lo, hi = getattr(r, f"{name}_lo"), getattr(r, f"{name}_hi")
+    return f"{100 * v:.1f}% ({100 * lo:.1f}–{100 * hi:.1f})"
+
+
+def _points(r: Any) -> str:
+    v = r.points_per_hand
+    if isinstance(v, float) and math.isnan(v):
+        return "—"
+    lo, hi = r.points_per_hand_lo, r.points_per_hand_hi
+    if isinstance(lo, float) and math.isnan(lo):
+        return f"{v:+.3f}"
+    return f"{v:+.3f} ({lo:+.3f} to {hi:+.3f})"
+
+
+def header_lines(a: Analysis) -> list[str]:
+    m = a.manifest
+    if m.get("status") == "stopped" and m.get("stopped"):
+        size = f"at most {m['hands']:,} hands; the sequential test stopped the run after {m['stopped']['hands']:,}"
+    elif m.get("hands") is not None:
+        size = f"{m['hands']:,} hands per pairing"
+    else:
+        size = f"{m['games']:,} games to {m['rules']['target_score']} per pairing"
+    dup = "duplicate deals (each deck played twice, seats swapped)" if m.get("duplicate") else "single deals"
+    rules = ", ".join(f"{k}={v}" for k, v in (m.get("rules_differ") or {}).items()) or "default rules (RULES.md)"
+    lines = [
+        f"# ginsim {m['kind']}",
+        "",
+        f"- command: `{m.get('command') or '(library call)'}`",
+        f"- strategies: {', '.join('`' + s['label'] + '`' for s in m['strategies'])}",
+        f"- size: {size}, {dup}, master seed {m['seed']}",
+        f"- rules: {rules}",
+        f"- status: {m.get('status')}, {a.chunks_done} of {a.chunks_total} chunks"
+        + (
+            " (the sequential test decided: figures cover the hands it used)"
+            if m.get("status") == "stopped"
+            else ""
+            if a.complete
+            else " (partial: figures cover the finished chunks only)"
+        ),
+        f"- ginsim {m['ginsim']}, started {m.get('started')}, finished {m.get('finished') or '—'}",
+    ]
+    if m.get("clock"):
+        lines.append("- **played with a clock** (`time_per_hand`): results depend on the machine that ran them")
+    return lines
+
+
+def report_markdown(a: Analysis) -> str:
+    """The whole report.md of an analysed run."""
+    from ginsim.analysis.report import matrix
+
+    m = a.manifest
+    out = header_lines(a)
+    out += [
+        "",
+        "Figures are defined in METRICS.md; intervals are 95% (Wilson for rates; mean ± 1.96·SE",
+        "for points per hand, the SE over deal pairs with duplicate deals).",
+        "",
+    ]
+    charts = _charts(a)
+    fill = _caption_values(a)
+    if m.get("stopped"):
+        out += ["## Sequential test", "", _sprt_text(m["stopped"], (m.get("pairings") or [None])[0]), ""]
+        out += _embed(charts, ("sprt",), fill)
+    if a.ratings is not None:
+        out += ["## Ratings", "", "Bradley–Terry fitted to hand wins (draws left out), Elo scale, mean 0.", ""]
+        rows = [
+            [
+                str(i + 1),
+                f"`{r.strategy}`",
+                f"{r.rating:+.0f}",
+                f"{r.rating_lo:+.0f} to {r.rating_hi:+.0f}",
+                f"{int(r.hands_won):,}",
+                f"{int(r.hands_lost):,}",
+            ]
+            for i, r in enumerate(a.ratings.itertuples(index=False))
+        ]
+        out += [_md_table(["rank", "strategy", "rating", "95% interval", "hands won", "hands lost"], rows), ""]
+        out += _embed(charts, ("ratings",), fill)
+        figs = [("points_per_hand", "Points per hand"), ("win_rate", "Win rate")]
+        if "game_win_rate" in a.summary:
+            figs.insert(0, ("game_win_rate", "Game win rate"))
+        for fig, title in figs:
+            mat = matrix(a, fig)
+            names = list(mat.index)
+            rows = []
+            for n in names:
+                cells = []
+                for c in names:
+                    v = mat.loc[n, c]
+                    if n == c:
+                        cells.append("·")
+                    elif fig.endswith("rate"):
+                        cells.append("—" if v != v else f"{100 * v:.1f}%")
+                    else:
+                        cells.append("—" if v != v else f"{v:+.2f}")
+                rows.append([f"`{n}`", *cells])
+            out += [f"## {title} (row against column)", "", _md_table(["", *[f"`{n}`" for n in names]], rows), ""]
+            out += _embed(charts, (f"heatmap_{fig}",), fill)
+    if m["kind"] == "sweep":
+        out += _sweep_tables(a)
+        out += _embed(charts, SWEEP_CHARTS, fill)
+    out += ["## Summary", "", "One row per strategy and opponent.", ""]
+    header = ["strategy", "opponent"]
+    if "value" in a.summary:
+        header.append(str(m.get("param", "value")))
+    header += ["hands", "points per hand", *RATE_FIGURES, "mean knock deadwood", "mean turns"]
+    has_games = "game_win_rate" in a.summary
+    if has_games:
+        header.append("game_win_rate")
+    header.append("forfeits")
+    rows = []
+    for r in a.summary.itertuples(index=False):
+        row = [f"`{r.strategy}`", f"`{r.opponent}`"]
+        if "value" in a.summary:
+            row.append(str(r.value))
+        row += [
+            f"{r.hands:,}",
+            _points(r),
+            *[_rate(r, n) for n in RATE_FIGURES],
+            _cell(r.mean_knock_deadwood, 2),
+            _cell(r.mean_turns, 2),
+        ]
+        if has_games:
+            row.append(_rate(r, "game_win_rate"))
+        row.append(str(r.forfeits) + (f" ({r.forfeit_reasons})" if r.forfeits and r.forfeit_reasons else ""))
+        rows.append(row)
+    out += [_md_table(header, rows), ""]
+    out += _embed(charts, ("outcomes", "knock_deadwood", "turns"), fill)
+    out += [
+        "Files: `summary.csv` (these figures, intervals as `<name>_lo`/`<name>_hi`), "
+        + ("`ratings.csv`, " if a.ratings is not None else "")
+        + ("`sprt.csv` (the sequential test after each chunk), " if m.get("stopped") else "")
+        + "`manifest.json` (what was played and how), `hands/*.parquet` (the hand log).",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def _sweep_tables(a: Analysis) -> list[str]:
+    m = a.manifest
+    param = m.get("param", "value")
+    swept = {p["label_a"] for p in m["pairings"]}
+    out = [f"## Sweep of `{param}`", ""]
+    df = a.summary[a.summary["strategy"].isin(swept)]
+    for opp, part in df.groupby("opponent", sort=False):
+        out += [f"Against `{opp}`:", ""]
+        header = [param, "points per hand", "win_rate", "undercut_rate", "knock_rate", "gin_rate"]
+        if "game_win_rate" in part:
+            header.append("game_win_rate")
+        rows = []
+        for r in part.itertuples(index=False):
+            row = [
+                str(r.value),
+                _points(r),
+                _rate(r, "win_rate"),
+                _rate(r, "undercut_rate"),
+                _rate(r, "knock_rate"),
+                _rate(r, "gin_rate"),
+            ]
+            if "game_win_rate" in part:
+                row.append(_rate(r, "game_win_rate"))
+            rows.append(row)
+        out += [_md_table(header, rows), ""]
+    return out
+
+
+def _sprt_text(s: dict[str, Any], pairing: dict[str, Any] | None = None) -> str:
+    """The "Sequential test" section: decision, LLR and bounds, Elo, the pair counts, definitions."""
+    from ginsim.analysis.sprt import OUTCOME_NAMES, PAIR_SCORES, as_float
+
+    a, b = (f"`{pairing['label_a']}`", f"`{pairing['label_b']}`") if pairing else ("A", "B")
+    counts = list(s.get("pentanomial") or [0] * 5)
+    lines = [
+        f"SPRT of {a} against {b} ({s.get('hypotheses', '')}): **{s.get('decision')}** after "
+        f"{s.get('hands', 0):,} hands ({s.get('pairs', 0):,} deal pairs, {s.get('chunks', 0):,} chunks).",
+        "",
+        f"- log-likelihood ratio {as_float(s.get('llr')):.3f}; bounds [{as_float(s.get('lower')):.3f}, "
+        f"{as_float(s.get('upper')):.3f}] (ln(β/(1−α)) accepts H0, ln((1−β)/α) accepts H1)",
+        f"- Elo of {a} against {b}: {as_float(s.get('elo')):+.1f} (95% {as_float(s.get('elo_lo')):+.1f} "
+        f"to {as_float(s.get('elo_hi')):+.1f})",
+        "",
+        _md_table(
+            ["deal pairs where " + a, "pair score", "pairs"],
+            [
+                [n.replace("+", " or "), f"{x:g}", f"{c:,}"]
+                for n, x, c in zip(OUTCOME_NAMES, PAIR_SCORES, counts, strict=True)
+            ],
+        ),
+        "",
+        f"Definitions: each hand scores 1 for {a} if {a} won it (`winner` is its seat, a forfeit by {b} "
+        f"included), 0 if {b} won it, ½ otherwise (a draw). A deal pair (one deck, played twice with the "
+        f"seats swapped) scores the mean of its two hands: L = lost, D = drawn, W = won, in either order. "
+        f"Elo is logistic Elo of the mean score s, 400·log10(s/(1−s)), its interval from s ± 1.96·SE over "
+        f"pairs. H0 says {a} is "
+        f"elo0 stronger, H1 elo1; the LLR is the generalized SPRT of the pentanomial counts (as Fishtest's "
+        f"`LLR_logistic`). Chunks are counted in order, so the decision does not depend on `--jobs`; "
+        f"`sprt.csv` holds the test after each chunk.",
+    ]
+    return "\n".join(lines)
+
+
+def _charts(a: Analysis) -> dict[str, str]:
+    d = a.folder / "charts"
+    if not d.is_dir():
+        return {}
+    return {p.stem: f"charts/{p.name}" for p in sorted(d.glob("*.png"))}
+
+
+def _embed(charts: dict[str, str], stems: tuple[str, ...], fill: dict[str, str]) -> list[str]:
+    """Image links (relative, so the folder can be copied) each followed by its caption."""
+    out = []
+    for stem in stems:
+        if stem not in charts:
+            continue
+        caption = CHART_CAPTIONS.get(stem.split("__")[0], "").format(**fill)
+        alt = stem.replace("_", " ")
+        out += [f"![{alt}]({charts[stem]})", ""]
+        if caption:
+            out += [caption, ""]
+    return out
+
+
+def sweep_base(m: dict[str, Any]) -> str:
+    """The swept strategy without the swept parameter: ``threshold`` for a knock_at sweep."""
+    if not m.get("pairings"):
+        return "the swept strategy"
+    name, _, params = str(m["pairings"][0]["label_a"]).partition(":")
+    keep = [kv for kv in params.split(",") if kv and not kv.startswith(f"{m.get('param')}=")]
+    return name + (":" + ",".join(keep) if keep else "")
+
+
+def _caption_values(a: Analysis) -> dict[str, str]:
+    """What the captions' ``{param}``, ``{base}`` and ``{target}`` stand for in this run."""
+    m = a.manifest
+    return {
+        "param": str(m.get("param", "")),
+        "base": sweep_base(m) if m["kind"] == "sweep" else "",
+        "target": str(m["rules"].get("target_score", "")),
+    }

@@ -1,0 +1,507 @@
+"""Charts of a run folder, drawn from its stats and its hand log (never by playing).
+
+Every plotting function takes the data it plots and an optional ``ax`` and returns the
+Figure: no pyplot state, so charts can be drawn in any process and composed by callers.
+``draw_all`` picks the charts for the run's kind and writes them to ``DIR/charts/``.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator, PercentFormatter
+
+from ginsim.analysis.markdown import sweep_base
+from ginsim.analysis.stats import outcome_codes
+from ginsim.engine.play import OUTCOMES
+from ginsim.run.runner import chunk_files, read_chunk
+
+if TYPE_CHECKING:
+    from ginsim.analysis.report import Analysis
+
+DPI = 100
+CHARTS_DIR = "charts"
+ALL = "all hands"
+SWEEP_FIGURES = ("points_per_hand", "win_rate", "undercut_rate", "game_win_rate")
+FIGURE_NAMES = {
+    "points_per_hand": "Points per hand",
+    "win_rate": "Hand win rate",
+    "undercut_rate": "Undercut rate (share of its knocks undercut)",
+    "game_win_rate": "Game win rate",
+}
+Y_LABELS = {
+    "points_per_hand": "points per hand (scored − conceded)",
+    "win_rate": "hands won (% of hands)",
+    "undercut_rate": "knocks undercut (% of its knocks)",
+    "game_win_rate": "games won (% of games)",
+}
+PARAM_UNITS = {"knock_at": "deadwood points"}
+# how a hand ended, from one strategy's side, in the order of the stacked bars
+OUTCOME_CATEGORIES = ("knock won", "gin", "undercut made", "undercut suffered")
+OUTCOME_CATEGORIES += ("lost to a knock", "lost to gin", "draw", "forfeit")
+OUTCOME_COLORS = ("#41ab5d", "#005a32", "#a1d99b", "#fd8d3c", "#ef3b2c", "#99000d", "#969696", "#252525")
+_DARK = {"#41ab5d", "#005a32", "#ef3b2c", "#99000d", "#252525"}  # colours that take white labels
+_SIDES = {  # engine outcome -> its category for (the other side knocked, this side knocked)
+    "knock": ("lost to a knock", "knock won"),
+    "undercut": ("undercut made", "undercut suffered"),
+    "gin": ("lost to gin", "gin"),
+    "big_gin": ("lost to gin", "gin"),
+    "draw": ("draw", "draw"),
+    "forfeit": ("forfeit", "forfeit"),
+}
+_CATEGORY = np.array([[OUTCOME_CATEGORIES.index(c) for c in _SIDES[o]] for o in OUTCOMES], dtype=np.int64)
+_LOG_COLUMNS = ["pairing", "seat_a", "outcome", "knocker", "knocker_deadwood", "turns"]
+_CELL: dict[str, Any] = {"ha": "center", "va": "center"}
+TURN_BARS = 100  # most bars in the hand-length histogram before they group turns
+_STEMS = ("heatmap_", "ratings", "sweep_", "outcomes", "turns", "knock_deadwood", "sprt")
+
+
+# -- what the hand log says, counted chunk by chunk ------------------------------------------
+@dataclass
+class LogCounts:
+    """Per-strategy counts from the hand log: how hands ended (OUTCOME_CATEGORIES), hand
+    lengths (index = turns; ``ALL`` counts each hand once) and deadwood at knock (0 = gin)."""
+
+    outcomes: dict[str, np.ndarray] = field(default_factory=dict)
+    turns: dict[str, np.ndarray] = field(default_factory=dict)
+    deadwood: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def frame(self, name: str, order: list[str]) -> pd.DataFrame:
+        """One table (rows: strategies in ``order``) of ``outcomes``, ``turns`` or ``deadwood``."""
+        d: dict[str, np.ndarray] = getattr(self, name)
+        rows = [k for k in order if k in d]
+        width = max((len(d[k]) for k in rows), default=0)
+        data = np.array([np.pad(d[k], (0, width - len(d[k]))) for k in rows]).reshape(len(rows), width)
+        cols: Any = list(OUTCOME_CATEGORIES) if name == "outcomes" else list(range(width))
+        return pd.DataFrame(data, index=rows, columns=cols)
+
+
+def _add(d: dict[str, np.ndarray], key: str, counts: np.ndarray) -> None:
+    old = d.get(key)
+    if old is None:
+        d[key] = counts.astype(np.int64)
+        return
+    n = max(len(old), len(counts))
+    d[key] = np.pad(old, (0, n - len(old))) + np.pad(counts, (0, n - len(counts)))
+
+
+def read_log_counts(folder: Path, pairings: list[dict[str, Any]]) -> LogCounts:
+    """Count outcomes, hand lengths and knock deadwood per strategy, reading only the needed
+    columns of one chunk file at a time (memory stays flat for millions of hands)."""
+    labels = {int(p["index"]): (p["label_a"], p["label_b"]) for p in pairings}
+    out = LogCounts()
+    for f in chunk_files(folder):
+        df = read_chunk(f, _LOG_COLUMNS)
+        if df.empty:
+            continue
+        code = outcome_codes(df["outcome"]).astype(np.int64)
+        pairing = df["pairing"].to_numpy(dtype=np.int64)
+        seat_a = df["seat_a"].to_numpy(dtype=np.int64)
+        knocker = df["knocker"].to_numpy(dtype=np.int64)
+        deadwood = df["knocker_deadwood"].to_numpy(dtype=np.int64).clip(0)
+        turns = df["turns"].to_numpy(dtype=np.int64).clip(0)
+        for p in np.unique(pairing):
+            sel = pairing == p
+            c, k, t = code[sel], knocker[sel], turns[sel]
+            _add(out.turns, ALL, np.bincount(t))
+            for side, label in enumerate(labels[int(p)]):
+                mine = k == (seat_a[sel] if side == 0 else 1 - seat_a[sel])
+                _add(out.outcomes, label, np.bincount(_CATEGORY[c, mine.astype(np.int64)], minlength=8))
+                _add(out.turns, label, np.bincount(t))
+                _add(out.deadwood, label, np.bincount(deadwood[sel][mine & (c <= 3)], minlength=11))
+    return out
+
+
+# -- titles and sizes --------------------------------------------------------------------------
+def describe_run(manifest: dict[str, Any], complete: bool = True) -> str:
+    """What was played, in one line: who, how many hands or games, rules that differ."""
+    m = manifest
+    pairings = m.get("pairings", [])
+    if m["kind"] == "match" and pairings:
+        who = f"{pairings[0]['label_a']} vs {pairings[0]['label_b']}"
+    elif m["kind"] == "sweep" and pairings:
+        values = list(dict.fromkeys(p["value"] for p in pairings))
+        opponents = ", ".join(dict.fromkeys(p["label_b"] for p in pairings))
+        who = f"{sweep_base(m)}, {m.get('param')} = {_values_text(values)} vs {opponents}"
+    else:
+        who = f"round-robin of {len(m['strategies'])} strategies"
+    stopped = m.get("stopped") if m.get("status") == "stopped" else None
+    if stopped:
+        size = f"{stopped['hands']:,} hands (the SPRT stopped; at most {m['hands']:,})"
+    elif m.get("hands") is not None:
+        size = f"{m['hands']:,} hands per pairing"
+    else:
+        size = f"{m['games']:,} games to {m['rules']['target_score']} per pairing"
+    if m.get("duplicate"):
+        size += ", duplicate deals"
+    rules = ", ".join(f"{k}={v}" for k, v in (m.get("rules_differ") or {}).items()) or "default rules"
+    return " · ".join([who, size, rules]) + ("" if complete or stopped else " · partial run")
+
+
+def _values_text(values: list[Any]) -> str:
+    """A sweep's values: ``0…10`` for every whole number between, else the list (``2, 6, 10``)."""
+    if len(values) <= 2:
+        return ", ".join(str(v) for v in values)
+    whole = all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+    if whole and values == list(range(values[0], values[-1] + 1)):
+        return f"{values[0]}…{values[-1]}"
+    if len(values) <= 6:
+        return ", ".join(str(v) for v in values)
+    return f"{values[0]}…{values[-1]} ({len(values)} values)"
+
+
+def _font(n: int) -> float:
+    """Text size for a chart of ``n`` rows or columns: smaller as the field grows."""
+    return float(np.clip(12 - 0.35 * n, 8, 11))
+
+
+def _figure(ax: Axes | None, size: tuple[float, float]) -> tuple[Figure, Axes]:
+    if ax is not None:
+        return ax.figure, ax  # type: ignore[return-value]
+    fig = Figure(figsize=size, dpi=DPI, layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig, fig.add_subplot()
+
+
+def _title(ax: Axes, what: str, played: str) -> None:
+    """The title over the axes, its second line wrapped so that it stays inside the figure:
+    the title is centred on the axes, which long tick labels on the left (or a colour bar on
+    the right) push off the figure's centre."""
+    fig = ax.figure
+    labels = ax.get_yticklabels()
+    size = labels[0].get_fontsize() if labels else 9.0
+    left = 0.6 + _label_width([t.get_text() for t in labels]) * float(size) / 9.0
+    right = 0.3 + (1.3 if len(fig.axes) > 1 else 0.0)  # type: ignore[union-attr]
+    room = fig.get_figwidth() - abs(left - right) - 0.3  # type: ignore[union-attr]
+    width = max(30, int(room * 10.5))
+    text = what + ("\n" + textwrap.fill(played, width) if played else "")
+    ax.set_title(text, fontsize=10.5)
+
+
+def _label_width(labels: list[str]) -> float:
+    """Inches the longest tick label needs (rough: 0.075 in per character at 9 pt)."""
+    return 0.075 * max((len(s) for s in labels), default=4)
+
+
+# -- the plotting functions --------------------------------------------------------------------
+def heatmap(matrix: pd.DataFrame, figure: str, played: str = "", ax: Axes | None = None) -> Figure:
+    """Pairwise matrix (cell row A, column B: A's figure against B), diverging colours
+    centred on even (0 points, 50%), every cell annotated."""
+    names = [str(n) for n in matrix.index]
+    n = len(names)
+    side = 2.6 + 0.62 * n + _label_width(names)
+    fig, ax = _figure(ax, (min(18.0, max(6.0, side + 1.2)), min(16.0, max(4.8, side))))
+    values = matrix.to_numpy(dtype=float)
+    rate = figure.endswith("rate")
+    centre = 0.5 if rate else 0.0
+    finite = values[np.isfinite(values)]
+    span = float(np.max(np.abs(finite - centre))) if finite.size else 0.0
+    span = span or (0.5 if rate else 1.0)
+    img = ax.imshow(values, cmap="RdBu", vmin=centre - span, vmax=centre + span, aspect="auto")
+    ax.set_facecolor("#e0e0e0")
+    fs = _font(n)
+    ax.set_xticks(range(n), labels=names, rotation=35, ha="right", rotation_mode="anchor", fontsize=fs)
+    ax.set_yticks(range(n), labels=names, fontsize=fs)
+    for i in range(n):
+        for j in range(n):
+            v = values[i, j]
+            if not np.isfinite(v):
+                continue
+            text = (f"{100 * v:.1f}%" if n <= 6 else f"{100 * v:.0f}%") if rate else f"{v:+.2f}"
+            color = "white" if abs(v - centre) / span > 0.6 else "black"
+            ax.text(j, i, text, **_CELL, fontsize=max(7.0, fs - 1), color=color)
+    bar = fig.colorbar(img, ax=ax, shrink=0.8)
+    bar.set_label(Y_LABELS[figure] + " of the row strategy")
+    if rate:
+        bar.ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_xlabel("opponent (column)")
+    ax.set_ylabel("strategy (row)")
+    _title(ax, f"{FIGURE_NAMES[figure]}, row strategy against column strategy", played)
+    return fig
+
+
+def ratings_chart(ratings: pd.DataFrame, played: str = "", ax: Axes | None = None) -> Figure:
+    """Bradley-Terry ratings as horizontal bars (best on top) with 95% intervals."""
+    names = [str(s) for s in ratings["strategy"]]
+    n = len(names)
+    fig, ax = _figure(ax, (max(7.0, 5.0 + _label_width(names)), max(3.6, 1.9 + 0.42 * n)))
+    r = ratings["rating"].to_numpy(dtype=float)
+    lo, hi = ratings["rating_lo"].to_numpy(dtype=float), ratings["rating_hi"].to_numpy(dtype=float)
+    y = np.arange(n)[::-1]
+    colors = np.where(r >= 0, "#2171b5", "#cb181d")
+    ax.barh(y, r, xerr=np.vstack([r - lo, hi - r]), color=colors, height=0.65, capsize=4, ecolor="#333333")
+    ax.set_yticks(y, labels=names, fontsize=_font(n))
+    ax.axvline(0, color="black", linewidth=0.8)
+    for yi, v, h, lw in zip(y, r, hi, lo, strict=True):
+        ax.text(h if v >= 0 else lw, yi, f" {v:+.0f} ", va="center", ha="left" if v >= 0 else "right", fontsize=9)
+    ax.margins(x=0.15)
+    ax.set_xlabel("rating (Elo scale, 400·log10 odds; field mean 0) with 95% interval")
+    _title(ax, "Bradley–Terry ratings from hand wins", played)
+    return fig
+
+
+def sweep_chart(rows: pd.DataFrame, param: str, figure: str, played: str = "", ax: Axes | None = None) -> Figure:
+    """One figure of the swept strategy against the parameter value: a line per opponent
+    with its 95% band. ``rows`` has columns opponent, value, figure, figure_lo, figure_hi."""
+    fig, ax = _figure(ax, (8.0, 5.0))
+    numeric = pd.to_numeric(rows["value"], errors="coerce")
+    categorical = bool(numeric.isna().any())
+    order = list(dict.fromkeys(str(v) for v in rows["value"]))
+    for opp, part in rows.groupby("opponent", sort=False):
+        x = (
+            np.array([order.index(str(v)) for v in part["value"]], dtype=float)
+            if categorical
+            else pd.to_numeric(part["value"]).to_numpy(dtype=float)
+        )
+        y = part[figure].to_numpy(dtype=float)
+        (line,) = ax.plot(x, y, marker="o", markersize=4, label=str(opp))
+        if f"{figure}_lo" in part:
+            lo, hi = part[f"{figure}_lo"].to_numpy(dtype=float), part[f"{figure}_hi"].to_numpy(dtype=float)
+            ax.fill_between(x, lo, hi, color=line.get_color(), alpha=0.2, linewidth=0)
+    if figure != "undercut_rate":
+        ax.axhline(0.5 if figure.endswith("rate") else 0.0, color="#555555", linewidth=0.8, linestyle="--")
+    if figure.endswith("rate"):
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    if categorical:
+        ax.set_xticks(range(len(order)), labels=order)
+    elif len(order) <= 16:
+        ax.set_xticks(sorted({float(v) for v in numeric}))
+    else:
+        ax.xaxis.set_major_locator(MaxNLocator(12))
+    unit = PARAM_UNITS.get(param)
+    ax.set_xlabel(f"{param}" + (f" ({unit})" if unit else ""))
+    ax.set_ylabel(Y_LABELS[figure])
+    ax.grid(alpha=0.3)
+    ax.legend(title="opponent", fontsize=9, title_fontsize=9)
+    _title(ax, f"{FIGURE_NAMES[figure]} against {param}, 95% bands", played)
+    return fig
+
+
+def outcome_chart(counts: pd.DataFrame, played: str = "", ax: Axes | None = None) -> Figure:
+    """How each strategy's hands ended, from its side, as 100% stacked horizontal bars.
+    ``counts``: one row per strategy, columns OUTCOME_CATEGORIES (hand counts)."""
+    names = [str(s) for s in counts.index]
+    n = len(names)
+    own = ax is None
+    fig, ax = _figure(ax, (max(8.0, 6.0 + _label_width(names)), max(3.8, 2.4 + 0.42 * n)))
+    total = counts.sum(axis=1).replace(0, np.nan)
+    shares = counts.div(total, axis=0).fillna(0.0)
+    y = np.arange(n)[::-1]
+    left = np.zeros(n)
+    for cat, color in zip(OUTCOME_CATEGORIES, OUTCOME_COLORS, strict=True):
+        if cat not in shares or not shares[cat].any():
+            continue
+        w = shares[cat].to_numpy(dtype=float)
+        ax.barh(y, w, left=left, color=color, height=0.7, label=cat)
+        for yi, li, wi in zip(y, left, w, strict=True):
+            if wi >= 0.06:
+                white = color in _DARK
+                ax.text(li + wi / 2, yi, f"{100 * wi:.0f}%", **_CELL, fontsize=8, color="white" if white else "black")
+        left += w
+    ax.set_yticks(y, labels=names, fontsize=_font(n))
+    ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_xlabel("share of the strategy's hands (%)")
+    if own:  # below the bars, outside the axes, where it never hides one
+        fig.legend(loc="outside lower center", ncol=4, frameon=False, fontsize=9)
+    else:
+        ax.legend(fontsize=8)
+    _title(ax, "How each strategy's hands ended (from its side)", played)
+    return fig
+
+
+def turns_chart(hist: pd.DataFrame, played: str = "", ax: Axes | None = None) -> Figure:
+    """Histogram of hand length in turns: every hand (grey bars), plus a step line per
+    strategy when there are at most six and they differ (in a single pairing both sides
+    played the same hands, so lines would only hide each other). Beyond ``TURN_BARS``
+    lengths the bars group several turns each, so that long hands (up to the 500-turn
+    cap) stay visible. ``hist``: rows ALL and strategies, columns turns 0, 1, 2, ..."""
+    fig, ax = _figure(ax, (8.0, 4.8))
+    turns = np.array(hist.columns, dtype=float)
+    every = hist.loc[ALL].to_numpy(dtype=float)
+    total = every.sum() or 1.0
+    mean = float((turns * every).sum() / total)
+    step = max(1, int(np.ceil(len(turns) / TURN_BARS)))
+    if step > 1:
+        groups = np.arange(len(turns)) // step
+        hist = hist.T.groupby(groups).sum().T
+        turns = np.array(hist.columns, dtype=float) * step + (step - 1) / 2  # bar centres
+        every = hist.loc[ALL].to_numpy(dtype=float)
+    edge = {"edgecolor": "white", "linewidth": 0.3}
+    ax.bar(turns, every / total, width=float(step), color="#bdbdbd", **edge, label=ALL)
+    others = [k for k in hist.index if k != ALL]
+    shares = {k: hist.loc[k].to_numpy(dtype=float) / (hist.loc[k].sum() or 1.0) for k in others}
+    alike = all(np.allclose(v, every / total) for v in shares.values())
+    if 1 < len(others) <= 6 and not alike:
+        for k in others:
+            ax.step(turns, shares[k], where="mid", linewidth=1.3, label=str(k))
+    ax.axvline(mean, color="black", linestyle="--", linewidth=0.9, label=f"mean {mean:.1f} turns")
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel(
+        "hand length (turns: draws taken, the first-turn offer counting as one)"
+        + (f"; bars of {step} turns" if step > 1 else "")
+    )
+    ax.set_ylabel("share of hands (%)")
+    ax.legend(fontsize=8)
+    _title(ax, "Hand length", played)
+    return fig
+
+
+def knock_deadwood_chart(counts: pd.DataFrame, played: str = "", ax: Axes | None = None) -> Figure:
+    """Deadwood each strategy held when it knocked (0 = gin), as a share of its knocks:
+    one row per strategy, one column per deadwood value, cells annotated."""
+    n = len(counts)
+    labels = [
+        f"{k}  ({int(t):,} knock{'' if t == 1 else 's'})" for k, t in zip(counts.index, counts.sum(axis=1), strict=True)
+    ]
+    cols = [int(c) for c in counts.columns]
+    fig, ax = _figure(ax, (max(7.5, 2.8 + 0.42 * len(cols) + _label_width(labels)), max(3.6, 2.2 + 0.45 * n)))
+    total = counts.sum(axis=1).replace(0, np.nan)
+    shares = counts.div(total, axis=0).to_numpy(dtype=float)
+    top = float(np.nanmax(shares)) if np.isfinite(shares).any() else 1.0
+    img = ax.imshow(shares, cmap="Blues", vmin=0, vmax=top or 1.0, aspect="auto")
+    ax.set_facecolor("#e0e0e0")
+    fs = _font(max(n, len(cols) // 2))
+    for i in range(n):
+        for j in range(len(cols)):
+            v = shares[i, j]
+            if np.isfinite(v) and v >= 0.005:
+                color = "white" if v > 0.6 * top else "black"
+                ax.text(j, i, f"{100 * v:.0f}", **_CELL, fontsize=max(7.0, fs - 1), color=color)
+    ax.set_xticks(range(len(cols)), labels=[str(c) for c in cols], fontsize=fs)
+    ax.set_yticks(range(n), labels=labels, fontsize=fs)
+    bar = fig.colorbar(img, ax=ax, shrink=0.8)
+    bar.ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    bar.set_label("share of its knocks (%)")
+    ax.set_xlabel("deadwood when knocking (points; 0 = gin)")
+    _title(ax, "Deadwood at knock (cells: % of the strategy's knocks)", played)
+    return fig
+
+
+def sprt_chart(trace: pd.DataFrame, result: dict[str, Any], played: str = "", ax: Axes | None = None) -> Figure:
+    """The SPRT's log-likelihood ratio after each chunk against hands played, between its
+    bounds (``trace``: columns hands and llr; ``result``: the test's outcome)."""
+    fig, ax = _figure(ax, (8.0, 4.6))
+    lower, upper = float(result["lower"]), float(result["upper"])
+    hands = trace["hands"].to_numpy(dtype=float)
+    llr = trace["llr"].to_numpy(dtype=float)
+    right = max(float(hands.max()) if len(hands) else 0.0, 1.0)
+    ax.axhspan(lower, upper, color="#f0f0f0", zorder=0)
+    ax.axhline(upper, color="#2171b5", lw=1.2, ls="--")
+    ax.axhline(lower, color="#cb181d", lw=1.2, ls="--")
+    ax.axhline(0.0, color="#969696", lw=0.8)
+    ax.text(
+        0,
+        upper,
+        f" accept H1 (elo1={result['elo1']:g}): {upper:.2f}",
+        va="bottom",
+        ha="left",
+        fontsize=9,
+        color="#2171b5",
+    )
+    ax.text(
+        0, lower, f" accept H0 (elo0={result['elo0']:g}): {lower:.2f}", va="top", ha="left", fontsize=9, color="#cb181d"
+    )
+    ax.plot(hands, llr, color="#252525", lw=1.6, marker="o" if len(hands) <= 60 else None, ms=3)
+    if len(hands):
+        ax.annotate(
+            f"{result['decision']}\nLLR {llr[-1]:.2f} after {int(hands[-1]):,} hands",
+            (hands[-1], llr[-1]),
+            xytext=(-8, 0),
+            textcoords="offset points",
+            ha="right",
+            va="center",
+            fontsize=9,
+        )
+    span = max(upper - lower, float(np.abs(llr).max()) if len(llr) else 0.0)
+    ax.set_ylim(
+        min(lower, float(llr.min()) if len(llr) else lower) - 0.15 * span,
+        max(upper, float(llr.max()) if len(llr) else upper) + 0.15 * span,
+    )
+    ax.set_xlim(0, right * 1.02)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 2.5, 5, 10]))
+    ax.set_xlabel("hands played (deal pairs × 2, chunks in order)")
+    ax.set_ylabel("log-likelihood ratio (H1 vs H0)")
+    _title(ax, f"Sequential test (SPRT {result.get('hypotheses', '')})", played)
+    return fig
+
+
+# -- a run folder's charts ---------------------------------------------------------------------
+def strategy_order(manifest: dict[str, Any]) -> list[str]:
+    """Strategies in reading order: each pairing's first side, then the second sides."""
+    ps = manifest.get("pairings", [])
+    return list(dict.fromkeys([p["label_a"] for p in ps] + [p["label_b"] for p in ps]))
+
+
+def sweep_rows(a: Analysis) -> pd.DataFrame:
+    """The swept strategy's rows of the summary (one per value and opponent)."""
+    s = a.summary
+    if "param" not in s:
+        return s.iloc[0:0]
+    return s[s["param"].astype(str) == str(a.manifest.get("param"))]
+
+
+def save(fig: Figure, folder: Path, stem: str, svg: bool = False) -> list[Path]:
+    """Write one figure as ``stem.png`` (and ``stem.svg``) in ``folder``."""
+    paths = [folder / f"{stem}.png"]
+    if svg:
+        paths.append(folder / f"{stem}.svg")
+    for p in paths:
+        fig.savefig(p, dpi=DPI)
+    return paths
+
+
+def draw_all(analysis: Analysis, svg: bool = False) -> list[Path]:
+    """Every chart of a run folder into ``DIR/charts/`` (replacing the old ones);
+    returns the files written."""
+    from ginsim.analysis.report import matrix
+
+    a = analysis
+    m = a.manifest
+    out = a.folder / CHARTS_DIR
+    out.mkdir(exist_ok=True)
+
+    def clear() -> None:  # only once the new charts are drawn: a failure keeps the old ones
+        for old in [*out.glob("*.png"), *out.glob("*.svg")]:
+            if old.stem.startswith(_STEMS):
+                old.unlink()
+
+    if a.summary.empty:
+        clear()
+        return []
+    played = describe_run(m, a.complete)
+    charts: list[tuple[str, Figure]] = []
+    if m["kind"] == "roundrobin":
+        figures = ["points_per_hand", "win_rate"]
+        if "game_win_rate" in a.summary:
+            figures.insert(0, "game_win_rate")
+        for figure in figures:
+            charts.append((f"heatmap_{figure}", heatmap(matrix(a, figure), figure, played)))
+        if a.ratings is not None and not a.ratings.empty:
+            charts.append(("ratings", ratings_chart(a.ratings, played)))
+    if m["kind"] == "sweep":
+        rows = sweep_rows(a)
+        for figure in SWEEP_FIGURES:
+            if figure in rows and rows[figure].notna().any():
+                charts.append((f"sweep_{figure}", sweep_chart(rows, str(m.get("param")), figure, played)))
+    counts = read_log_counts(a.folder, m["pairings"])
+    order = strategy_order(m)
+    charts.append(("outcomes", outcome_chart(counts.frame("outcomes", order), played)))
+    charts.append(("turns", turns_chart(counts.frame("turns", [ALL, *order]), played)))
+    charts.append(("knock_deadwood", knock_deadwood_chart(counts.frame("deadwood", order), played)))
+    if a.sprt is not None and m.get("stopped"):
+        charts.append(("sprt", sprt_chart(a.sprt, m["stopped"], played)))
+    clear()
+    written: list[Path] = []
+    for stem, fig in charts:
+        written += save(fig, out, stem, svg)
+    return written

@@ -1,0 +1,151 @@
+"""The options that several commands share, declared once, and the small helpers every
+command module uses (colour, the command line for manifests)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ginsim.engine.rng import MAX_SEED
+
+EXIT_USAGE = 2
+BACKENDS = ("loky", "dask")
+
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+
+def _apply(f: Callable[..., Any], opts: list[Decorator]) -> Callable[..., Any]:
+    for opt in reversed(opts):
+        f = opt(f)
+    return f
+
+
+def rules_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--rules FILE`` and repeatable ``--rule key=value``."""
+    return _apply(
+        f,
+        [
+            click.option(
+                "--rules",
+                "rules_file",
+                metavar="FILE",
+                help="TOML file with a [rules] table (field names as in RULES.md).",
+            ),
+            click.option(
+                "--rule",
+                "rule_options",
+                multiple=True,
+                metavar="KEY=VALUE",
+                help="Override one rule (repeatable), e.g. --rule knock_limit=8 --rule gin_bonus=25.",
+            ),
+        ],
+    )
+
+
+def jobs_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--jobs",
+        "-j",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Processes (default: every core; 1 runs in this process).",
+    )(f)
+
+
+def backend_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--backend`` and ``--scheduler``."""
+    return _apply(
+        f,
+        [
+            click.option(
+                "--backend",
+                type=click.Choice(BACKENDS),
+                default="loky",
+                show_default=True,
+                help="Local processes (loky) or a Dask cluster.",
+            ),
+            click.option(
+                "--scheduler",
+                default=None,
+                metavar="ADDRESS",
+                help="Dask scheduler, e.g. tcp://10.0.0.5:8786 (default: a local cluster for the run).",
+            ),
+        ],
+    )
+
+
+def output_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--plots/--no-plots``, ``--svg`` and ``--quiet``."""
+    return _apply(
+        f,
+        [
+            click.option("--plots/--no-plots", default=True, show_default=True, help="Draw the charts at the end."),
+            click.option("--svg", is_flag=True, help="Also write each chart as SVG."),
+            click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary."),
+        ],
+    )
+
+
+def seed_option(help_text: str, default: int | None = 0) -> Decorator:
+    return click.option(
+        "--seed", type=click.IntRange(0, MAX_SEED), default=default, show_default=default is not None, help=help_text
+    )
+
+
+def run_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """Options shared by match, roundrobin and sweep."""
+    f = _apply(
+        f,
+        [
+            click.option("--hands", type=int, default=None, help="Hands per pairing (default 10000 unless --games)."),
+            click.option(
+                "--games",
+                type=int,
+                default=None,
+                help="Games to the rules' target_score per pairing, instead of hands.",
+            ),
+            seed_option("Master seed: fixes every deck and random choice."),
+            jobs_option,
+            click.option(
+                "--out",
+                type=click.Path(path_type=Path),
+                default=None,
+                help="Run folder (default: a new folder under results/). Rerun with the same --out to resume.",
+            ),
+            click.option(
+                "--duplicate/--no-duplicate",
+                default=True,
+                show_default=True,
+                help="Play each deck twice with the seats swapped.",
+            ),
+            click.option(
+                "--chunk", type=int, default=None, help="Deals (or games) per chunk (default: sized automatically)."
+            ),
+            backend_options,
+            output_options,
+        ],
+    )
+    return rules_options(f)
+
+
+def color() -> bool:
+    return sys.stdout.isatty()
+
+
+_ARGV: list[str] | None = None
+
+
+def set_argv(argv: list[str]) -> None:
+    global _ARGV
+    _ARGV = list(argv)
+
+
+def invocation() -> str:
+    """The command line as the user typed it, for manifests."""
+    args = _ARGV if _ARGV is not None else sys.argv[1:]
+    return "ginsim " + shlex.join(args)

@@ -1,0 +1,99 @@
+"""``ginsim play`` and ``ginsim replay``: thin click commands over ginsim.terminal.play and
+ginsim.terminal.replay."""
+
+from __future__ import annotations
+
+import secrets
+import sys
+from pathlib import Path
+
+import click
+
+from ginsim.cli.options import color, rules_options, seed_option
+
+
+@click.command()
+@click.option(
+    "--vs", "versus", default="simple", show_default=True, metavar="STRATEGY", help="The bot to play against."
+)
+@seed_option("Fixes every deal and the bot's random choices (default: a new seed, printed at the start).", None)
+@rules_options
+@click.option(
+    "--clock",
+    type=float,
+    default=None,
+    metavar="SECONDS",
+    help="Thinking time per player per hand (rule time_per_hand, R25); whoever runs out loses the game.",
+)
+def play(
+    versus: str, seed: int | None, rules_file: str | None, rule_options: tuple[str, ...], clock: float | None
+) -> None:
+    """Play a game of Gin Rummy to the target score against a bot, in the terminal.
+
+    You are seat 0; the bot sees only its own view, as in a tournament. Commands: take,
+    pass, stock, discard 7H, knock 7H, check, layoff 9S / done / auto, hand, help, quit.
+    Input may be piped, one command a line; the end of input ends the game.
+
+    \b
+    Examples:
+      ginsim play
+      ginsim play --vs threshold:knock_at=4 --seed 7
+      ginsim play --vs random --rule target_score=50 --clock 120
+      printf 'check\\nquit\\nyes\\n' | ginsim play --seed 1
+    """
+    from ginsim.engine.registry import parse_spec
+    from ginsim.engine.rules import build_rules
+    from ginsim.terminal.play import Console, TerminalGame
+    from ginsim.terminal.textview import Style
+
+    rules = build_rules(rules_file, rule_options)
+    if clock is not None:
+        rules = rules.with_values({"time_per_hand": clock}, "--clock")
+    spec = parse_spec(versus)
+    stdin = sys.stdin
+
+    def read() -> str | None:
+        line = stdin.readline()
+        return line.rstrip("\r\n") if line else None
+
+    def write(text: str, nl: bool = True) -> None:
+        click.echo(text, nl=nl)
+
+    console = Console(read, write, Style(color()), echo_input=not stdin.isatty())
+    TerminalGame(rules, spec, secrets.randbelow(2**31) if seed is None else seed, console).run()
+
+
+@click.command()
+@click.argument("folder", type=click.Path(path_type=Path))
+@click.option(
+    "--hand", "hand", type=int, required=True, metavar="N", help="Row of the run's hand log, from 0, in log order."
+)
+@click.option(
+    "--seat",
+    type=click.IntRange(0, 1),
+    default=None,
+    help="Show only what this seat saw: its view at each of its decisions.",
+)
+def replay(folder: Path, hand: int, seat: int | None) -> None:
+    """Re-play hand N of a run from its seed and print it move by move.
+
+    N is the row of the hand log (the chunk files in order, 0 first). The replayed result
+    is checked against the log; a mismatch is an error.
+
+    \b
+    Examples:
+      ginsim replay results/match-20261129-101500 --hand 0
+      ginsim replay results/mybot --hand 1234 --seat 1
+    """
+    from ginsim.terminal.replay import RunLog, replay_hand, replay_text, seat_text
+    from ginsim.terminal.textview import Style
+
+    run = RunLog(folder)
+    result = replay_hand(run, hand, seat)
+    style = Style(color())
+    lines = replay_text(result, folder, style) if seat is None else seat_text(result, seat, folder, style)
+    for line in lines:
+        click.echo(line)
+
+
+COMMANDS = [play, replay]

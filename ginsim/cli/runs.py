@@ -1,0 +1,180 @@
+"""``ginsim match``, ``roundrobin``, ``sweep``, ``run`` and ``report``: the commands that
+start (or resume) a run and summarise a run folder. Thin: the work is ginsim.api's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ginsim.cli.options import backend_options, invocation, jobs_option, output_options, run_options
+
+
+def _start_run(kind: str, target: dict[str, Any], kw: dict[str, Any]) -> None:
+    """Build the plan from the options, play it, write tables and charts, print the digest."""
+    from ginsim.api import RunSettings, launch
+    from ginsim.engine.rules import build_rules
+
+    settings = RunSettings(
+        rules=build_rules(kw["rules_file"], kw["rule_options"]),
+        seed=kw["seed"],
+        hands=kw["hands"],
+        games=kw["games"],
+        duplicate=kw["duplicate"],
+        chunk=kw["chunk"],
+        out=kw["out"],
+        jobs=kw["jobs"],
+        backend=kw["backend"],
+        scheduler=kw["scheduler"],
+        quiet=kw["quiet"],
+        plots=kw["plots"],
+        svg=kw["svg"],
+        command=invocation(),
+        stop_rule=kw.get("stop_rule"),
+    )
+    launch(kind, target, settings, echo=click.echo)
+
+
+@click.command()
+@click.argument("a")
+@click.argument("b")
+@run_options
+@click.option(
+    "--sprt",
+    default=None,
+    metavar="elo0=0,elo1=5[,alpha=0.05,beta=0.05]",
+    help="Stop as soon as a sequential probability ratio test on deal pairs decides between H0 (A is elo0 "
+    "logistic Elo stronger than B) and H1 (elo1); --hands is then the most to play (default 1000000). "
+    "See docs/sprt.md.",
+)
+def match(a: str, b: str, sprt: str | None, **kw: Any) -> None:
+    """Play strategy A against strategy B.
+
+    \b
+    Examples:
+      ginsim match simple random --hands 20000
+      ginsim match threshold:knock_at=6 simple --games 2000 --seed 7
+      ginsim match my_bot.py:MyBot simple --hands 100000 --out results/mybot
+      ginsim match threshold:knock_at=5 simple --sprt elo0=0,elo1=10
+    """
+    if sprt is not None:
+        from ginsim.analysis.sprt import SPRT, SPRT_CHUNK
+
+        kw["stop_rule"] = SPRT.parse(sprt)
+        if kw["chunk"] is None:
+            kw["chunk"] = SPRT_CHUNK  # small chunks: the test can stop soon after it decides
+        if kw["games"] is not None:
+            from ginsim.errors import RunError
+
+            raise RunError("--sprt works on duplicate deal pairs: use --hands (the most to play), not --games")
+        if not kw["duplicate"]:
+            from ginsim.errors import RunError
+
+            raise RunError("--sprt scores duplicate deal pairs: drop --no-duplicate")
+        if kw["hands"] is None:
+            kw["hands"] = 1_000_000
+    _start_run("match", {"a": a, "b": b}, kw)
+
+
+@click.command()
+@click.argument("strategies", nargs=-1, required=True)
+@run_options
+def roundrobin(strategies: tuple[str, ...], **kw: Any) -> None:
+    """Play every pair of the listed strategies; rate them (Bradley-Terry).
+
+    \b
+    Examples:
+      ginsim roundrobin random simple threshold:knock_at=4 --hands 20000
+      ginsim roundrobin simple threshold:knock_at=0 threshold:knock_at=5 --games 1000
+    """
+    _start_run("roundrobin", {"strategies": list(strategies)}, kw)
+
+
+@click.command()
+@click.argument("strategy")
+@click.option(
+    "--param",
+    required=True,
+    metavar="NAME=START:STOP[:STEP] | NAME=v1,v2,...",
+    help="The parameter to sweep (inclusive range or list).",
+)
+@click.option("--vs", "versus", multiple=True, required=True, metavar="STRATEGY", help="An opponent (repeatable).")
+@run_options
+def sweep(strategy: str, param: str, versus: tuple[str, ...], **kw: Any) -> None:
+    """Sweep one strategy parameter over a range against fixed opponents.
+
+    \b
+    Examples:
+      ginsim sweep threshold --param knock_at=0:10 --vs simple
+      ginsim sweep threshold --param knock_at=0:10:2 --vs simple --vs random --games 2000
+    """
+    _start_run("sweep", {"strategy": strategy, "param": param, "versus": list(versus)}, kw)
+
+
+@click.command()
+@click.argument("folder", type=click.Path(path_type=Path))
+@click.option("--quiet", "-q", is_flag=True, help="Write the files, print nothing.")
+def report(folder: Path, quiet: bool) -> None:
+    """Print the summary of a finished (or partly finished) run and (re)write its
+    summary.csv, ratings.csv and report.md.
+
+    \b
+    Example:
+      ginsim report results/roundrobin-20261129-101500
+    """
+    from ginsim.api import finish
+
+    finish(folder, plots=False, quiet=quiet, svg=False, echo=click.echo)
+
+
+@click.command()
+@click.argument("experiment", type=click.Path(path_type=Path))
+@click.option("--out", type=click.Path(path_type=Path), default=None, help="Run folder (default: the file's out key).")
+@jobs_option
+@click.option("--hands", type=int, default=None, help="Play N hands per pairing instead (a quick try; own folder).")
+@click.option("--games", type=int, default=None, help="Play N games per pairing instead (a quick try; own folder).")
+@backend_options
+@output_options
+def run(
+    experiment: Path,
+    out: Path | None,
+    jobs: int | None,
+    hands: int | None,
+    games: int | None,
+    backend: str,
+    scheduler: str | None,
+    plots: bool,
+    svg: bool,
+    quiet: bool,
+) -> None:
+    """Run the experiment described by a TOML file (see experiments/README.md).
+
+    The file names the kind (match, roundrobin, sweep), the strategies, hands or games,
+    seed, rules and output folder (default results/<file name>). Rerun it to resume.
+    With --hands or --games the run goes to <out>-hands<N> (or -games<N>), so a quick
+    try never collides with the full run.
+
+    \b
+    Examples:
+      ginsim run experiments/knock_sweep.toml
+      ginsim run experiments/roundrobin_builtins.toml --hands 2000 --jobs 2
+    """
+    from ginsim.run.config import run_experiment
+
+    run_experiment(
+        experiment,
+        out=out,
+        jobs=jobs,
+        quiet=quiet,
+        plots=plots,
+        svg=svg,
+        hands=hands,
+        games=games,
+        backend=backend,
+        scheduler=scheduler,
+        echo=click.echo,
+    )
+
+
+COMMANDS = [match, roundrobin, sweep, run, report]

@@ -1,0 +1,106 @@
+"""Compiled or plain: which form of the engine's hot modules this process runs.
+
+The hot modules of ``ginsim.engine`` (``HOT`` below, the one list of them: setup.py
+reads it from this file) are plain, typed Python. An install compiles them with mypyc when it can
+(setup.py), and the compiled module then loads in place of its source: the same code,
+about three times as fast. This module, imported by ``ginsim/engine/__init__.py`` before
+any of them, makes the package load the sources instead when
+
+- ``GINSIM_PURE=1`` is set (to profile with py-spy or cProfile, to debug, or to check
+  that both forms agree; worker processes inherit it), or
+- a source was edited after the build (an editable checkout): a stale compiled module
+  is never run; ``status()`` says so.
+
+``status()`` says which form is running, for ``ginsim bench`` and run manifests.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import sys
+from importlib.machinery import BYTECODE_SUFFIXES, SOURCE_SUFFIXES, FileFinder, SourceFileLoader, SourcelessFileLoader
+from pathlib import Path
+
+HOT = ("cards", "melds", "layoff", "view", "hand", "play", "playout")
+_HERE = Path(__file__).resolve().parent
+_RECORD = _HERE / "_compiled.json"
+
+
+def _build_record() -> dict[str, object] | None:
+    try:
+        record = json.loads(_RECORD.read_text())
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def stale_sources(record: dict[str, object], folder: Path = _HERE) -> list[str]:
+    """The sources in ``folder`` that differ from the ones the build record compiled."""
+    sources = record.get("sources")
+    if not isinstance(sources, dict):
+        return [f"{name}.py" for name in HOT]
+    out = []
+    for name, digest in sources.items():
+        try:
+            now = hashlib.sha256((folder / name).read_bytes()).hexdigest()
+        except OSError:
+            continue  # an install without sources runs the compiled module, nothing to compare
+        if now != digest:
+            out.append(name)
+    return out
+
+
+def _load_sources(package_path: list[str]) -> None:
+    """Make the package's own folder import ``.py`` files only, never extensions."""
+    for entry in package_path:
+        sys.path_importer_cache[entry] = FileFinder(
+            entry, (SourceFileLoader, SOURCE_SUFFIXES), (SourcelessFileLoader, BYTECODE_SUFFIXES)
+        )
+
+
+def _decide() -> str:
+    """Why this process runs the sources, or "" to let compiled modules load."""
+    if os.environ.get("GINSIM_PURE", "") not in ("", "0"):
+        return "GINSIM_PURE is set"
+    record = _build_record()
+    if record is None:
+        return "not compiled"
+    stale = stale_sources(record)
+    if stale:
+        # silent (a command's stderr stays its own); ``ginsim bench`` and manifests say it
+        return f"{', '.join(stale)} edited since the build; pip install -e . compiles again"
+    return ""
+
+
+_REASON = _decide()
+if _REASON:
+    _load_sources(list(sys.modules["ginsim.engine"].__path__))
+
+
+def compiled_modules() -> list[str]:
+    """The hot modules this process loads as compiled extensions (importing any not yet loaded)."""
+    out = []
+    for name in HOT:
+        module = importlib.import_module(f"ginsim.engine.{name}")
+        origin = getattr(module, "__file__", None) or ""
+        if origin and not origin.endswith((".py", ".pyc")):
+            out.append(name)
+    return out
+
+
+def status() -> str:
+    """One line: which form of the hot modules runs here, and why."""
+    done = compiled_modules()
+    if len(done) == len(HOT):
+        record = _build_record() or {}
+        return f"compiled ({record.get('compiler', 'mypyc')})"
+    if done:
+        return f"partly compiled ({', '.join(done)})"
+    return f"pure Python ({_REASON or 'no compiled modules found'})"
+
+
+def is_compiled() -> bool:
+    return len(compiled_modules()) == len(HOT)

@@ -1,0 +1,540 @@
+"""One hand of Gin Rummy as a state machine (R08-R23).
+
+``Hand`` holds one hand's whole state and moves through explicit phases: the first-turn
+offer, draw, discard (and knock), then the showdown with lay-offs and the score. Each
+move is checked before it is applied, and an illegal one raises ``IllegalMoveError``
+saying what and why (``verify_*`` explains a refusal, ``can_*`` asks, the move applies).
+Both seats' ``PlayerView``s are written as the hand goes on; they never see this object.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from typing import Final, NamedTuple, cast
+
+from ginsim.engine.cards import CARD_NAMES, Card, Mask, format_cards
+from ginsim.engine.layoff import best_layoff, layoff_is_legal
+from ginsim.engine.melds import tables_for
+from ginsim.engine.rules import Rules
+from ginsim.engine.view import DISCARD, DRAW, LAYOFF, OFFER, OVER, Event, PlayerView
+from ginsim.errors import IllegalMoveError
+
+# outcome names (METRICS.md)
+KNOCK_WON: Final = "knock"
+UNDERCUT: Final = "undercut"
+GIN: Final = "gin"
+BIG_GIN: Final = "big_gin"
+DRAWN: Final = "draw"
+FORFEIT: Final = "forfeit"
+OUTCOMES: Final = (KNOCK_WON, UNDERCUT, GIN, BIG_GIN, DRAWN, FORFEIT)
+
+
+class HandResult(NamedTuple):
+    """How one hand ended (METRICS.md, per hand). Seats are 0/1; -1 means none."""
+
+    outcome: str
+    knocker: int
+    winner: int
+    points: int
+    knocker_deadwood: int
+    defender_deadwood_before: int
+    defender_deadwood_after: int
+    layoff_cards: int
+    turns: int
+    stock_left: int
+    dealer: int
+    forfeit_seat: int = -1
+    forfeit_reason: str = ""
+    hands: tuple[Mask, Mask] = (0, 0)  # the final hands (10 cards; 11 for big gin)
+    knocker_melds: tuple[Mask, ...] = ()
+    layoff: Mask = 0  # the cards the defender laid off
+    forfeit_kind: str = ""  # raised, illegal, clock
+
+
+MAX_TURNS: Final = 500
+"""A hand where the stock stops shrinking because both players keep taking each other's
+discards could go on forever; at this many turns it ends as a draw. Ordinary hands end
+within about 60 turns, so the cap never touches them."""
+
+_ALL_CARDS: Final = list(range(52))
+_INT_ONLY: Final = {int}
+
+
+def _checked_deck(deck: Sequence[object]) -> list[Card]:
+    """A deck as a list of plain ints, or IllegalMoveError if it is not the 52 cards."""
+    try:
+        cards = [operator.index(c) for c in deck]  # type: ignore[call-overload,arg-type]
+    except TypeError:
+        raise IllegalMoveError("a deck must be a sequence of 52 card ints") from None
+    if len(cards) != 52 or sorted(cards) != _ALL_CARDS:
+        raise IllegalMoveError("a deck must hold each of the 52 cards (ints 0..51) exactly once")
+    return cards
+
+
+class Forfeit(Exception):
+    """Raised inside the loop when a seat forfeits; carries who, what kind and why."""
+
+    def __init__(self, seat: int, kind: str, reason: str) -> None:
+        super().__init__(reason)
+        self.seat = seat
+        self.kind = kind
+        self.reason = reason
+
+
+class Hand:
+    """One hand of Gin Rummy between seats 0 and 1, from the deal to the score."""
+
+    __slots__ = (
+        "rules",
+        "tables",
+        "deck",
+        "next_stock",
+        "hands",
+        "pile",
+        "dealer",
+        "phase",
+        "to_move",
+        "turn",
+        "drawn",
+        "drawn_from_pile",
+        "views",
+        "result",
+        "log",
+        "knocker",
+        "knocker_melds",
+        "_offer_passes",
+    )
+
+    def __init__(
+        self,
+        rules: Rules,
+        deck: Sequence[Card],
+        dealer: int,
+        scores: tuple[int, int] = (0, 0),
+        seeds: tuple[int, int] = (0, 0),
+        log: list[Event] | None = None,
+        checked: bool = False,
+    ) -> None:
+        # ``checked``: the caller already knows ``deck`` is a list of the 52 card ints
+        # (the runner checks whole chunks of decks at once, see seeding.check_decks)
+        if not checked and (type(deck) is not list or set(map(type, deck)) != _INT_ONLY or sorted(deck) != _ALL_CARDS):
+            deck = _checked_deck(deck)
+        if dealer not in (0, 1):
+            raise IllegalMoveError(f"dealer must be seat 0 or 1, not {dealer!r}")
+        self.rules = rules
+        self.tables = tables_for(rules.max_run_length)
+        self.deck = deck
+        nd = 1 - dealer
+        # R08: ten cards each, one at a time from the non-dealer; the 21st is the upcard
+        h_nd = 0
+        h_d = 0
+        for i in range(0, 20, 2):
+            h_nd |= 1 << deck[i]
+            h_d |= 1 << deck[i + 1]
+        hands = [0, 0]
+        hands[nd] = h_nd
+        hands[dealer] = h_d
+        self.hands = hands
+        up = deck[20]
+        self.pile = [up]
+        self.next_stock = 21
+        self.dealer = dealer
+        self.phase = OFFER
+        self.to_move = nd
+        self.turn = 1
+        self.drawn: Card | None = None
+        self.drawn_from_pile = False
+        self.result: HandResult | None = None
+        self.log = log
+        self.knocker = -1
+        self.knocker_melds: tuple[Mask, ...] = ()
+        self._offer_passes = 0
+        tables = self.tables
+        if dealer == 0:
+            v0 = PlayerView(rules, tables, 0, 0, (scores[0], scores[1]), seeds[0], h_d, up)
+            v1 = PlayerView(rules, tables, 1, 0, (scores[1], scores[0]), seeds[1], h_nd, up)
+        else:
+            v0 = PlayerView(rules, tables, 0, 1, (scores[0], scores[1]), seeds[0], h_nd, up)
+            v1 = PlayerView(rules, tables, 1, 1, (scores[1], scores[0]), seeds[1], h_d, up)
+        views = (v0, v1)
+        self.views = views
+
+    # -- facts --------------------------------------------------------------------
+    @property
+    def stock_size(self) -> int:
+        return 52 - self.next_stock
+
+    @property
+    def upcard(self) -> Card | None:
+        return self.pile[-1] if self.pile else None
+
+    def deadwood_after(self, card: Card) -> int:
+        """The mover's deadwood if it discards ``card`` now."""
+        return self.tables.deadwood_mask(self.hands[self.to_move] & ~(1 << card))
+
+    # -- events -------------------------------------------------------------------
+    def _event(self, seat: int, action: str, card: Card | None) -> None:
+        ev = (seat, action, card)
+        self.views[0].history.append(ev)
+        self.views[1].history.append(ev)
+        if self.log is not None:
+            self.log.append(ev)
+
+    # -- moves: each checks before it applies (verify_* explains a refusal) ---------
+    def verify_take(self) -> None:
+        if self.phase is not OFFER and self.phase is not DRAW:
+            raise IllegalMoveError(f"cannot take the upcard now: phase is {self.phase}")
+
+    def take(self) -> None:
+        """Take the top of the discard pile (R09, R10)."""
+        if self.phase is not DRAW and self.phase is not OFFER:
+            self.verify_take()
+        seat = self.to_move
+        pile = self.pile
+        card = pile.pop()
+        bit = 1 << card
+        self.hands[seat] |= bit
+        self.drawn = card
+        self.drawn_from_pile = True
+        self.phase = DISCARD
+        me = self.views[seat]
+        opp = self.views[1 - seat]
+        me.hand = self.hands[seat]
+        me.drawn = card
+        me.drawn_from_pile = True
+        me.phase = DISCARD
+        new_top = pile[-1] if pile else None
+        me._pile.pop()
+        me.pile_mask &= ~bit
+        me.upcard = new_top
+        opp._pile.pop()
+        opp.pile_mask &= ~bit
+        opp.upcard = new_top
+        opp.opp_known |= bit
+        self._event(seat, "take", card)
+
+    def verify_pass(self) -> None:
+        if self.phase is not OFFER:
+            raise IllegalMoveError("passing is only for the first-turn offer; on a normal turn draw from the stock")
+
+    def pass_upcard(self) -> None:
+        """Decline the first-turn upcard (R09): to the dealer, then the non-dealer draws."""
+        self.verify_pass()
+        seat = self.to_move
+        up = self.pile[-1]
+        self.views[1 - seat].opp_passed |= 1 << up
+        self._event(seat, "pass", up)
+        self._offer_passes += 1
+        if self._offer_passes == 1:
+            self.to_move = 1 - seat
+            return
+        # both passed: the non-dealer draws the top of the stock
+        self.to_move = 1 - self.dealer
+        self.phase = DRAW
+        self.draw()
+
+    def verify_draw(self) -> None:
+        if self.phase is OFFER:
+            raise IllegalMoveError("on the first-turn offer take the upcard or pass; the stock comes after both pass")
+        if self.phase is not DRAW:
+            raise IllegalMoveError(f"cannot draw now: phase is {self.phase}")
+
+    def draw(self) -> None:
+        """Draw the top card of the stock (R10); the upcard left is passed on."""
+        if self.phase is not DRAW:
+            self.verify_draw()
+        seat = self.to_move
+        views = self.views
+        me = views[seat]
+        opp = views[1 - seat]
+        pile = self.pile
+        if pile:
+            opp.opp_passed |= 1 << pile[-1]
+        i = self.next_stock
+        card = self.deck[i]
+        self.next_stock = i + 1
+        hands = self.hands
+        held = hands[seat] = hands[seat] | 1 << card
+        self.drawn = card  # drawn_from_pile is already False: no card was taken this turn
+        self.phase = DISCARD
+        me.hand = held
+        me.drawn = card
+        me.drawn_from_pile = False
+        me.phase = DISCARD
+        n = 51 - i
+        me.stock_size = n
+        opp.stock_size = n
+        # the drawer sees its card; the opponent only that a card was drawn
+        me.history.append((seat, "draw", card))
+        opp.history.append((seat, "draw", None))
+        if self.log is not None:
+            self.log.append((seat, "draw", card))
+
+    def verify_discard(self, card: object, knock: bool = False) -> None:
+        """Raise IllegalMoveError saying why discarding ``card`` (and knocking) is not allowed."""
+        if self.phase is not DISCARD:
+            raise IllegalMoveError(f"cannot discard now: phase is {self.phase}")
+        if type(card) is not int or not 0 <= card < 52:
+            raise IllegalMoveError(f"a discard must be a card (int 0..51), not {card!r}")
+        hand = self.hands[self.to_move]
+        if not hand >> card & 1:
+            raise IllegalMoveError(f"cannot discard {CARD_NAMES[card]}: not in the hand")
+        if self.drawn_from_pile and card == self.drawn and not self.rules.allow_discard_of_drawn_upcard:
+            raise IllegalMoveError(f"cannot discard {CARD_NAMES[card]}: it was just taken from the discard pile (R12)")
+        if knock:
+            dw = self.tables.deadwood_mask(hand & ~(1 << card))
+            if dw > self.rules.knock_limit:
+                raise IllegalMoveError(
+                    f"cannot knock discarding {CARD_NAMES[card]}: deadwood {dw} is over the knock limit "
+                    f"{self.rules.knock_limit}"
+                )
+
+    def can_discard(self, card: object, knock: bool = False) -> bool:
+        try:
+            self.verify_discard(card, knock)
+        except IllegalMoveError:
+            return False
+        return True
+
+    def discard(self, card: object, knock: bool = False) -> None:
+        """Discard ``card``, knocking if asked (R11-R15); ends the turn or the hand.
+        Anything but a legal discard raises IllegalMoveError saying why."""
+        seat = self.to_move
+        hands = self.hands
+        if (
+            knock
+            or self.phase is not DISCARD
+            or type(card) is not int
+            or not 0 <= card < 52
+            or not hands[seat] >> card & 1
+            or (self.drawn_from_pile and card == self.drawn)
+        ):
+            self.verify_discard(card, knock)  # raises with the reason, or passes if legal
+        c = cast(int, card)  # checked above: a card of the hand
+        bit = 1 << c
+        held = hands[seat] = hands[seat] ^ bit
+        self.pile.append(c)
+        views = self.views
+        me = views[seat]
+        opp = views[1 - seat]
+        me.hand = held
+        me._pile.append(c)
+        me.pile_mask |= bit
+        me.upcard = c
+        opp._pile.append(c)
+        opp.pile_mask |= bit
+        opp.upcard = c
+        opp.opp_discards |= bit
+        opp.opp_known &= ~bit
+        ev = (seat, "discard", c)
+        me.history.append(ev)
+        opp.history.append(ev)
+        if self.log is not None:
+            self.log.append(ev)
+        if knock:
+            self.knocker = seat
+            self.phase = LAYOFF
+            self._event(seat, "knock", c)
+            return
+        if self.next_stock >= 50 or self.turn >= MAX_TURNS:
+            # R23: stock down to two and no knock: no score, same dealer deals again.
+            # (The turn cap ends a hand two players keep feeding each other from the
+            # pile; the log tells it apart by stock_left > 2.)
+            self._finish(
+                HandResult(
+                    DRAWN,
+                    -1,
+                    -1,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    self.turn,
+                    52 - self.next_stock,
+                    self.dealer,
+                    hands=(self.hands[0], self.hands[1]),
+                )
+            )
+            return
+        self.to_move = 1 - seat
+        turn = self.turn = self.turn + 1
+        self.phase = DRAW
+        self.drawn = None
+        self.drawn_from_pile = False
+        me.drawn = None
+        me.drawn_from_pile = False
+        me.discard_choice = None
+        me.phase = DRAW
+        me.turn = turn
+        opp.phase = DRAW
+        opp.turn = turn
+
+    def can_big_gin(self) -> bool:
+        return (
+            self.phase is DISCARD
+            and self.rules.big_gin_bonus is not None
+            and self.tables.deadwood_mask(self.hands[self.to_move]) == 0
+        )
+
+    def big_gin(self) -> None:
+        """R22: all 11 cards meld right after drawing; the hand ends without a discard."""
+        if not self.can_big_gin():
+            if self.rules.big_gin_bonus is None:
+                raise IllegalMoveError("big gin is off in these rules")
+            raise IllegalMoveError("big gin needs all 11 cards melded right after drawing")
+        seat = self.to_move
+        opp = 1 - seat
+        melds = self.tables.best_melds_mask(self.hands[seat]).melds
+        dd = self.tables.deadwood_mask(self.hands[opp])
+        self.knocker = seat
+        self.knocker_melds = melds
+        self._event(seat, "big_gin", None)
+        points = self.rules.big_gin_bonus + dd  # type: ignore[operator]
+        self._finish(
+            HandResult(
+                BIG_GIN,
+                seat,
+                seat,
+                points,
+                0,
+                dd,
+                dd,
+                0,
+                self.turn,
+                52 - self.next_stock,
+                self.dealer,
+                hands=(self.hands[0], self.hands[1]),
+                knocker_melds=melds,
+            )
+        )
+
+    def knocker_show(self, melds: object = None) -> tuple[tuple[Mask, ...], int]:
+        """The melds the knocker shows (default: a least-deadwood arrangement) and the
+        deadwood they leave; IllegalMoveError if they are not melds of its hand or leave
+        more than the knock limit (R14, R16)."""
+        if self.phase is not LAYOFF:
+            raise IllegalMoveError(f"no knock to show: phase is {self.phase}")
+        kh = self.hands[self.knocker]
+        if melds is None:
+            shown = self.tables.best_melds_mask(kh)
+            return shown.melds, shown.deadwood
+        if isinstance(melds, int | str | bytes) or not hasattr(melds, "__iter__"):
+            raise IllegalMoveError(f"melds must be a list of card masks, not {melds!r}")
+        kmelds = tuple(melds)  # type: ignore[call-overload]
+        kd = self.tables.check_melds(kh, kmelds)
+        if kd > self.rules.knock_limit:
+            raise IllegalMoveError(
+                f"the melds shown leave deadwood {kd}, over the knock limit {self.rules.knock_limit}"
+            )
+        return kmelds, kd
+
+    def verify_layoff(self, laid: object, knocker_melds: Sequence[Mask]) -> None:
+        """Raise IllegalMoveError unless the defender can lay off exactly ``laid`` (R17)."""
+        if type(laid) is not int or laid < 0:
+            raise IllegalMoveError(f"lay-offs must be a card mask, not {laid!r}")
+        dh = self.hands[1 - self.knocker]
+        if laid & ~dh:
+            raise IllegalMoveError(f"cannot lay off {format_cards(laid & ~dh)}: not in the hand")
+        if not layoff_is_legal(laid, knocker_melds, self.tables):
+            raise IllegalMoveError(f"{format_cards(laid)} cannot all be laid off on the knocker's melds")
+
+    def show(self, melds: object = None, layoff: object = None) -> HandResult:
+        """The showdown after a knock: the knocker's melds (default: a least-deadwood
+        arrangement), the defender's lay-offs (default: optimal, R17) and the score."""
+        kmelds, kd = self.knocker_show(melds)
+        if layoff is not None:
+            if kd == 0:
+                if layoff:
+                    raise IllegalMoveError("no lay-offs after gin (R18)")
+                layoff = None
+            else:
+                self.verify_layoff(layoff, kmelds)
+        return self._score(kmelds, kd, layoff)  # type: ignore[arg-type]
+
+    def _score(self, kmelds: tuple[Mask, ...], kd: int, laid: Mask | None) -> HandResult:
+        """Score a checked showdown (R19-R21); ``laid`` None lays off optimally."""
+        rules = self.rules
+        tables = self.tables
+        k = self.knocker
+        d = 1 - k
+        dh = self.hands[d]
+        self.knocker_melds = kmelds
+        before = tables.deadwood_mask(dh)
+        hands = (self.hands[0], self.hands[1])
+        stock = 52 - self.next_stock
+        if kd == 0:
+            # R15, R18, R21: gin; no lay-offs, never undercut
+            res = HandResult(
+                GIN,
+                k,
+                k,
+                rules.gin_bonus + before,
+                0,
+                before,
+                before,
+                0,
+                self.turn,
+                stock,
+                self.dealer,
+                hands=hands,
+                knocker_melds=kmelds,
+            )
+        else:
+            if laid is None:
+                after, laid = best_layoff(dh, kmelds, tables, before)
+            else:
+                after = tables.deadwood_mask(dh & ~laid)
+            # R19: the lower deadwood scores the difference; R20: a tie or worse is an
+            # undercut, and the defender adds the bonus
+            if kd < after:
+                outcome, winner, points = KNOCK_WON, k, after - kd
+            else:
+                outcome, winner, points = UNDERCUT, d, kd - after + rules.undercut_bonus
+            res = HandResult(
+                outcome,
+                k,
+                winner,
+                points,
+                kd,
+                before,
+                after,
+                laid.bit_count(),
+                self.turn,
+                stock,
+                self.dealer,
+                hands=hands,
+                knocker_melds=kmelds,
+                layoff=laid,
+            )
+        self._finish(res)
+        return res
+
+    def forfeit(self, seat: int, kind: str, reason: str) -> HandResult:
+        """R25/R26: ``seat`` forfeits the hand (and its game); the opponent wins it."""
+        res = HandResult(
+            FORFEIT,
+            -1,
+            1 - seat,
+            0,
+            0,
+            0,
+            0,
+            0,
+            self.turn,
+            52 - self.next_stock,
+            self.dealer,
+            seat,
+            reason,
+            hands=(self.hands[0], self.hands[1]),
+            forfeit_kind=kind,
+        )
+        self._finish(res)
+        return res
+
+    def _finish(self, result: HandResult) -> None:
+        self.result = result
+        self.phase = OVER
+        for v in self.views:
+            v.phase = OVER

@@ -1,0 +1,326 @@
+"""Playing a hand with two strategies: the loop that asks them for their moves.
+
+``play_hand`` drives a ``Hand`` (ginsim.engine.hand) by asking each seat's strategy through its
+``PlayerView`` only. A strategy that raises, answers with an illegal move or runs out of
+time forfeits the hand (R25, R26), and the result says who, what kind and why.
+"""
+
+from __future__ import annotations
+
+import operator
+import time
+from collections.abc import Sequence
+from typing import Any, Final, cast
+
+from ginsim.engine.cards import CARD_NAMES, Card
+from ginsim.engine.hand import (
+    BIG_GIN,
+    DRAWN,
+    FORFEIT,
+    GIN,
+    KNOCK_WON,
+    MAX_TURNS,
+    OUTCOMES,
+    UNDERCUT,
+    Forfeit,
+    Hand,
+    HandResult,
+)
+from ginsim.engine.rules import Rules
+from ginsim.engine.strategy import Strategy
+from ginsim.engine.view import KNOCK, LAYOFF, OVER, Event, PlayerView
+from ginsim.errors import IllegalMoveError
+
+__all__ = [
+    "BIG_GIN",
+    "DRAWN",
+    "FORFEIT",
+    "GIN",
+    "KNOCK_WON",
+    "MAX_TURNS",
+    "OUTCOMES",
+    "UNDERCUT",
+    "Hand",
+    "HandResult",
+    "play_hand",
+]
+
+
+clock_time = time.perf_counter
+"""The clock that times strategies when the rules set one (R25); read once per hand, so a
+test can put a counting clock here."""
+
+
+def _describe(value: object) -> str:
+    if type(value) is int and 0 <= value < 52:
+        return CARD_NAMES[value]
+    return repr(value)
+
+
+def _overrides(strategy: Strategy, hook: str) -> bool:
+    """Whether the strategy's class overrides an optional hook (else it is never called)."""
+    cls = type(strategy)
+    key = (cls, hook)
+    known = _OVERRIDES.get(key)
+    if known is None:
+        known = _OVERRIDES[key] = getattr(cls, hook) is not getattr(Strategy, hook)
+    return known
+
+
+_OVERRIDES: Final[dict[tuple[type, str], bool]] = {}
+
+
+def _as_card(value: object) -> object:
+    """A strategy's discard as a plain int when it is an integer of another type (numpy);
+    anything else (a bool included) unchanged, for the discard check to name."""
+    if isinstance(value, bool):  # tested on its own: narrowed together with int, a
+        return value  # compiled build would hand back True as the int 1
+    if type(value) is int:
+        return value
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return value
+
+
+def _raised(seat: int, method: str, e: Exception) -> Forfeit:
+    return Forfeit(seat, "raised", f"{method} raised {type(e).__name__}: {e}")
+
+
+def _not_bool(seat: int, method: str, value: object) -> Forfeit:
+    return Forfeit(seat, "illegal", f"{method} returned {value!r}, not True or False")
+
+
+def play_hand(
+    rules: Rules,
+    strategies: Sequence[Strategy],
+    deck: Sequence[Card],
+    dealer: int,
+    scores: tuple[int, int] = (0, 0),
+    seeds: tuple[int, int] = (0, 0),
+    log: list[Event] | None = None,
+    checked: bool = False,
+) -> HandResult:
+    """Play one hand: ``strategies[s]`` plays seat ``s``; seat ``dealer`` deals.
+
+    A strategy that raises, answers with an illegal move or overruns the clock forfeits
+    the hand (R25, R26); the result says who, what kind and why. ``checked`` says the
+    deck is already known to be a list of the 52 card ints (``seeding.check_decks``)."""
+    hand = Hand(rules, deck, dealer, scores, seeds, log, checked)
+    views = hand.views
+    deadwood = hand.tables.deadwood_mask
+    knock_limit = rules.knock_limit
+    big_gin = rules.big_gin_bonus is not None
+    seats = _Seats(strategies, views, rules.time_per_hand)
+    players = seats.players
+    watching = seats.watching
+    timed = seats.timed
+    clock = seats.clock
+    perf = clock_time
+    started = 0.0
+
+    try:
+        # the first-turn offer: non-dealer, then dealer; if both pass the non-dealer
+        # draws from the stock (R09)
+        if watching:
+            seats.notify()
+        seat = hand.to_move
+        if seats.take_or_pass(seat):
+            hand.take()
+        else:
+            hand.pass_upcard()
+            if watching:
+                seats.notify()
+            if seats.take_or_pass(1 - seat):
+                hand.take()
+            else:
+                hand.pass_upcard()
+        seat = hand.to_move
+        while True:
+            # the seat holds 11 cards: (big gin,) discard, knock?
+            if watching:
+                seats.notify()
+            strategy = players[seat]
+            view = views[seat]
+            if timed:
+                started = perf()
+            if big_gin and hand.can_big_gin():
+                try:
+                    gin_now: object = strategy.take_big_gin(view)
+                except Exception as e:  # noqa: BLE001
+                    raise _raised(seat, "take_big_gin", e) from None
+                if gin_now is True:
+                    if timed:
+                        clock.charge(seat, perf() - started)
+                    hand.big_gin()
+                    break
+                if gin_now is not False:
+                    raise _not_bool(seat, "take_big_gin", gin_now)
+            try:
+                card: object = strategy.discard(view)
+            except Exception as e:  # noqa: BLE001
+                raise _raised(seat, "discard", e) from None
+            if type(card) is not int:
+                card = _as_card(card)
+            knock: object = False
+            # Whether to ask about a knock: the seat's own best-discard answer for this
+            # very hand saves a deadwood call; a knock itself is verified in discard().
+            dw = knock_limit + 1  # no knock question unless the discard is a card of the hand
+            c = cast(int, card) if type(card) is int else -1
+            if 0 <= c < 52:
+                held = hand.hands[seat]
+                if view._memo_hand == held and view._memo[1] >> c & 1:
+                    dw = view._memo[0]
+                elif held >> c & 1:
+                    dw = deadwood(held & ~(1 << c))
+            if dw <= knock_limit:
+                view.phase = KNOCK
+                view.discard_choice = c
+                view.discard_deadwood = dw
+                try:
+                    knock = strategy.knock(view)
+                except Exception as e:  # noqa: BLE001
+                    raise _raised(seat, "knock", e) from None
+                if knock is not True and knock is not False:
+                    raise _not_bool(seat, "knock", knock)
+            if timed:
+                clock.charge(seat, perf() - started)
+            try:
+                hand.discard(card, knock is True)
+            except IllegalMoveError as e:
+                raise Forfeit(seat, "illegal", f"discard {_describe(card)}: {e}") from None
+            if knock:
+                if watching:
+                    seats.notify()
+                _showdown(hand, seats)
+                break
+            if hand.phase is OVER:
+                break
+            # the next seat's turn: the upcard or the stock (R10)
+            seat = 1 - seat
+            if watching:
+                seats.notify()
+            if seats.take_or_pass(seat):
+                hand.take()
+            else:
+                hand.draw()
+        if watching:
+            seats.notify()
+    except Forfeit as f:
+        if hand.phase is not OVER:
+            hand.forfeit(f.seat, f.kind, f.reason)
+    return hand.result  # type: ignore[return-value]
+
+
+def _showdown(hand: Hand, seats: _Seats) -> HandResult:
+    """Knocker's melds, defender's lay-offs, score. A hook that fails, or answers with
+    melds or lay-offs the rules refuse, forfeits its own seat."""
+    k = hand.knocker
+    d = 1 - k
+    strategies = seats.players
+    ask = seats.ask
+    melds = ask(k, "choose_melds") if _overrides(strategies[k], "choose_melds") else None
+    try:
+        shown, kd = hand.knocker_show(melds)
+    except IllegalMoveError as e:
+        return hand.forfeit(k, "illegal", f"choose_melds: {e}")
+    layoff = None
+    if kd > 0 and _overrides(strategies[d], "choose_layoffs"):
+        dv = hand.views[d]
+        dv.knocker_melds = shown  # R16: the knocker shows its melds and its deadwood
+        melded = 0
+        for m in shown:
+            melded |= m
+        dv.knocker_deadwood_cards = hand.hands[k] & ~melded
+        dv.knocker_deadwood = kd
+        dv.phase = LAYOFF
+        layoff = ask(d, "choose_layoffs")
+        if layoff is not None:
+            try:
+                hand.verify_layoff(layoff, shown)
+            except IllegalMoveError as e:
+                return hand.forfeit(d, "illegal", f"choose_layoffs: {e}")
+    return hand._score(shown, kd, layoff)  # type: ignore[arg-type]
+
+
+class _Seats:
+    """The two strategies as the engine asks them (the main loop asks discard, knock and
+    big gin itself, in line): each call
+    guarded (a strategy that raises forfeits, R26) and, under a clock, timed (R25).
+    Strategies' answers are untrusted: they are read as plain objects and checked,
+    never assumed to have the types ``Strategy``'s signatures promise."""
+
+    __slots__ = ("clock", "players", "seen", "timed", "views", "watchers", "watching")
+
+    def __init__(
+        self, strategies: Sequence[Strategy], views: tuple[PlayerView, PlayerView], limit: float | None
+    ) -> None:
+        self.players: Sequence[Any] = strategies
+        self.views = views
+        self.watchers: tuple[Any, Any] = (
+            strategies[0] if _overrides(strategies[0], "observe") else None,
+            strategies[1] if _overrides(strategies[1], "observe") else None,
+        )
+        self.watching = self.watchers[0] is not None or self.watchers[1] is not None
+        self.seen = [0, 0]
+        self.timed = limit is not None
+        self.clock = _Clock(limit)  # charged only when timed
+
+    def notify(self) -> None:
+        """Pass new public events to the strategies that watch them."""
+        timed = self.timed
+        perf = clock_time
+        seen = self.seen
+        for s in (0, 1):
+            w = self.watchers[s]
+            view = self.views[s]
+            history = view.history
+            while seen[s] < len(history):
+                ev = history[seen[s]]
+                seen[s] += 1
+                if w is not None:
+                    t0 = perf() if timed else 0.0
+                    try:
+                        w.observe(view, ev)
+                    except Exception as e:  # noqa: BLE001 - any failure forfeits (R26)
+                        raise _raised(s, "observe", e) from None
+                    if timed:
+                        self.clock.charge(s, perf() - t0)
+
+    def ask(self, s: int, method: str) -> object:
+        """One hook call, for the showdown: failures forfeit, time is charged."""
+        t0 = clock_time() if self.timed else 0.0
+        try:
+            out = getattr(self.players[s], method)(self.views[s])
+        except Exception as e:  # noqa: BLE001
+            raise _raised(s, method, e) from None
+        if self.timed:
+            self.clock.charge(s, clock_time() - t0)
+        return out
+
+    def take_or_pass(self, seat: int) -> bool:
+        """Ask ``seat`` whether it takes the upcard: the first-turn offer (R09) or a draw
+        from the pile rather than the stock (R10)."""
+        t0 = clock_time() if self.timed else 0.0
+        try:
+            take: object = self.players[seat].take_upcard(self.views[seat])
+        except Exception as e:  # noqa: BLE001 - any failure forfeits (R26)
+            raise _raised(seat, "take_upcard", e) from None
+        if self.timed:
+            self.clock.charge(seat, clock_time() - t0)
+        if take is not True and take is not False:
+            raise _not_bool(seat, "take_upcard", take)
+        return take
+
+
+class _Clock:
+    """Thinking time per seat within one hand (R25)."""
+
+    def __init__(self, limit: float | None) -> None:
+        self.limit = limit
+        self.used = [0.0, 0.0]
+
+    def charge(self, seat: int, seconds: float) -> None:
+        self.used[seat] += seconds
+        if self.limit is not None and self.used[seat] > self.limit:
+            raise Forfeit(seat, "clock", f"clock: used {self.used[seat]:.3f}s of {self.limit:g}s for the hand")

@@ -1,0 +1,265 @@
+"""Finding strategies by name and building them from spec text.
+
+A spec is ``name`` or ``name:key=value,key=value`` for a built-in or an entry point of the
+group ``ginsim.strategies``; outside code is ``package.module:Class`` or
+``path/to/file.py:Class``, either optionally followed by ``:key=value,...``. Values are
+converted to the type of the parameter's default. Every mistake is a StrategySpecError
+that names the spec and what is wrong.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import os
+import sys
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+from ginsim.engine.strategy import Strategy
+from ginsim.errors import StrategySpecError
+
+BUILTINS: dict[str, str] = {
+    "random": "ginsim.strategies.random_play:RandomPlay",
+    "simple": "ginsim.strategies.simple:Simple",
+    "threshold": "ginsim.strategies.threshold:Threshold",
+    "aware": "ginsim.strategies.aware:Aware",
+    "sampler": "ginsim.strategies.sampler:Sampler",
+}
+"""Built-in strategies: name -> ``module:Class``."""
+
+ENTRY_POINT_GROUP = "ginsim.strategies"
+
+
+@lru_cache(maxsize=1)
+def _entry_points() -> dict[str, str]:
+    try:
+        eps = entry_points(group=ENTRY_POINT_GROUP)
+    except Exception:  # noqa: BLE001 - a broken environment must not stop the built-ins
+        return {}
+    return {ep.name: ep.value for ep in eps if ep.name not in BUILTINS}
+
+
+def available() -> dict[str, str]:
+    """Every strategy that has a name: built-ins, then installed plugins."""
+    return {**BUILTINS, **_entry_points()}
+
+
+@dataclass(frozen=True)
+class StrategySpec:
+    """A parsed strategy spec: where the class is and the parameters to build it with."""
+
+    text: str  # as the user wrote it
+    target: str  # a registered name, ``package.module:Class`` or ``file.py:Class``
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        """A short name for tables and charts: ``threshold:knock_at=4``."""
+        base = self.target
+        if ":" in base:  # outside code: the class name is enough on a chart
+            base = base.rsplit(":", 1)[1]
+        if not self.params:
+            return base
+        return base + ":" + ",".join(f"{k}={_fmt(v)}" for k, v in self.params.items())
+
+    @property
+    def canonical(self) -> str:
+        """The same text for the same strategy: target and every parameter, sorted
+        (``threshold`` and ``threshold:knock_at=10`` are one strategy)."""
+        values = {**self.load_class().parameters(), **self.params}
+        if not values:
+            return self.target
+        return self.target + ":" + ",".join(f"{k}={_fmt(values[k])}" for k in sorted(values))
+
+    def with_params(self, changes: dict[str, Any]) -> StrategySpec:
+        """This spec with some parameters set (values converted as on the command line)."""
+        defaults = self.load_class().parameters()
+        params = dict(self.params)
+        for key, value in changes.items():
+            if key not in defaults:
+                raise StrategySpecError(f"strategy {self.text!r}: unknown parameter {key!r}")
+            params[key] = convert_value(self.text, key, str(value), defaults[key]) if isinstance(value, str) else value
+        text = self.target + ":" + ",".join(f"{k}={_fmt(v)}" for k, v in params.items())
+        spec = StrategySpec(text, self.target, params)
+        spec.build()
+        return spec
+
+    def load_class(self) -> type[Strategy]:
+        return load_class(self.target, self.text)
+
+    def build(self) -> Strategy:
+        """A new strategy instance."""
+        cls = self.load_class()
+        try:
+            return cls(**self.params)
+        except (TypeError, ValueError) as e:
+            raise StrategySpecError(f"strategy {self.text!r}: {e}") from None
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def _split(text: str) -> tuple[str, str]:
+    """Split a spec into its target and its ``key=value`` part."""
+    head, sep, rest = text.partition(":")
+    if sep and head in available():
+        return head, rest  # a named strategy: everything after the colon is parameters
+    parts = text.split(":")
+    if len(parts) >= 2 and "=" in parts[-1]:
+        return ":".join(parts[:-1]), parts[-1]
+    if len(parts) >= 2 and parts[-1] == "":
+        return ":".join(parts[:-1]), ""
+    return text, ""
+
+
+def parse_spec(text: str) -> StrategySpec:
+    """Parse and check a spec (the class is loaded and the parameters validated)."""
+    raw = text.strip()
+    if not raw:
+        raise StrategySpecError("empty strategy spec")
+    target, param_text = _split(raw)
+    cls = load_class(target, raw)
+    defaults = cls.parameters()
+    params: dict[str, Any] = {}
+    for item in filter(None, (p.strip() for p in param_text.split(","))):
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise StrategySpecError(f"strategy {raw!r}: expected key=value, not {item!r}")
+        if key not in defaults:
+            known = ", ".join(defaults) or "none"
+            raise StrategySpecError(f"strategy {raw!r}: unknown parameter {key!r} (parameters: {known})")
+        if key in params:
+            raise StrategySpecError(f"strategy {raw!r}: parameter {key!r} given twice")
+        params[key] = convert_value(raw, key, value.strip(), defaults[key])
+    spec = StrategySpec(raw, target, params)
+    spec.build()  # constructor checks (ranges) fail here, once, with the spec named
+    return spec
+
+
+def convert_value(spec: str, key: str, text: str, default: Any) -> Any:
+    """Convert parameter text to the type of its default."""
+    try:
+        if isinstance(default, bool):
+            low = text.lower()
+            if low in ("true", "yes", "on", "1"):
+                return True
+            if low in ("false", "no", "off", "0"):
+                return False
+            raise ValueError
+        if isinstance(default, int):
+            return int(text)
+        if isinstance(default, float):
+            return float(text)
+        if isinstance(default, str):
+            return text
+    except ValueError:
+        kind = type(default).__name__
+        raise StrategySpecError(f"strategy {spec!r}: parameter {key} expects {kind}, not {text!r}") from None
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return text
+
+
+def load_class(target: str, spec: str | None = None) -> type[Strategy]:
+    """The Strategy class a target names."""
+    where = spec or target
+    registered = available()
+    if target in registered:
+        module_name, _, cls_name = registered[target].partition(":")
+        return _import_class(module_name, cls_name, where)
+    if ":" not in target:
+        if target.endswith(".py"):
+            raise StrategySpecError(f"strategy {where!r}: name the class too, as {target}:ClassName")
+        names = ", ".join(registered)
+        raise StrategySpecError(
+            f"unknown strategy {target!r} (available: {names}; or package.module:Class, file.py:Class)"
+        )
+    module_part, _, cls_name = target.rpartition(":")
+    if not module_part or not cls_name:
+        raise StrategySpecError(f"strategy {where!r}: expected package.module:Class or path/to/file.py:Class")
+    if module_part.endswith(".py") or "/" in module_part or "\\" in module_part:
+        return _file_class(module_part, cls_name, where)
+    return _import_class(module_part, cls_name, where)
+
+
+def _check_class(obj: Any, where: str, name: str) -> type[Strategy]:
+    if not (inspect.isclass(obj) and issubclass(obj, Strategy)):
+        raise StrategySpecError(f"strategy {where!r}: {name!r} is not a subclass of ginsim.Strategy")
+    return obj
+
+
+def _cwd_on_path() -> None:
+    """Make modules of the folder ginsim runs in importable, as ``python -m`` does (a
+    user's ``strategies/mybot.py`` is then ``strategies.mybot:Bot``)."""
+    cwd = os.getcwd()
+    if cwd not in sys.path and "" not in sys.path:
+        sys.path.insert(0, cwd)
+        importlib.invalidate_caches()
+
+
+def _import_class(module_name: str, cls_name: str, where: str) -> type[Strategy]:
+    _cwd_on_path()
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as e:  # noqa: BLE001 - report any import failure as one line
+        raise StrategySpecError(
+            f"strategy {where!r}: cannot import {module_name!r} ({type(e).__name__}: {e})"
+        ) from None
+    obj = getattr(module, cls_name, None)
+    if obj is None:
+        raise StrategySpecError(f"strategy {where!r}: module {module_name!r} has no {cls_name!r}")
+    return _check_class(obj, where, cls_name)
+
+
+def _file_class(path_text: str, cls_name: str, where: str) -> type[Strategy]:
+    path = Path(path_text).expanduser().resolve()
+    if not path.is_file():
+        raise StrategySpecError(f"strategy {where!r}: no file {path_text!r}")
+    _cwd_on_path()  # so the file may import its neighbours by package path
+    module_name = "ginsim_plugin_" + "".join(ch if ch.isalnum() else "_" for ch in str(path))
+    module = sys.modules.get(module_name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(module_name, path)
+        if spec is None or spec.loader is None:
+            raise StrategySpecError(f"strategy {where!r}: cannot load {path_text!r}")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module
+        try:
+            spec.loader.exec_module(module)
+        except Exception as e:  # noqa: BLE001
+            del sys.modules[module_name]
+            raise StrategySpecError(
+                f"strategy {where!r}: {path_text} failed to load ({type(e).__name__}: {e})"
+            ) from None
+    obj = getattr(module, cls_name, None)
+    if obj is None:
+        raise StrategySpecError(f"strategy {where!r}: {path_text} has no {cls_name!r}")
+    return _check_class(obj, where, cls_name)
+
+
+def describe_all() -> list[dict[str, Any]]:
+    """Name, description and parameters (with defaults) of every named strategy."""
+    out = []
+    for name, target in available().items():
+        try:
+            cls = load_class(name)
+        except StrategySpecError as e:
+            out.append(
+                {"name": name, "target": target, "description": f"cannot load: {e}", "parameters": {}, "error": str(e)}
+            )
+            continue
+        doc = cls.description or (inspect.getdoc(cls) or "").split("\n")[0]
+        out.append({"name": name, "target": target, "description": doc, "parameters": cls.parameters()})
+    return out

@@ -1,0 +1,184 @@
+"""``ginsim bench``: the speed of the engine and the runner, measured the same way every time.
+
+Each figure is measured after a warm-up, over several repetitions, and the median is
+reported. The meld figures use a fixed, seeded set of hands taken from real
+``simple`` vs ``simple`` games (in-game hands hold more melds than random deals, so they
+are the honest workload); the runner figures play real runs into a temporary folder,
+written exactly as ``ginsim match`` writes them.
+"""
+
+from __future__ import annotations
+
+import platform
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ginsim import __version__
+from ginsim.engine import _native as native
+from ginsim.engine.cards import Card
+from ginsim.engine.melds import DEFAULT_TABLES
+from ginsim.engine.play import play_hand
+from ginsim.engine.rules import Rules
+from ginsim.engine.strategy import Strategy
+from ginsim.engine.view import PlayerView
+from ginsim.run.seeding import check_decks, deal_seed, deal_seeds, deck_for, decks_for
+from ginsim.strategies.simple import Simple
+
+KEYS = ("deadwood_per_s", "best_discard_per_s", "hands_per_s_engine", "hands_per_s_1job", "hands_per_s_all", "scaling")
+BENCH_SEED = 20261129
+
+
+class _Recorder(Simple):
+    """``simple`` that notes each 11-card hand it holds and the 10 cards it keeps."""
+
+    def __init__(self, eleven: list[int], ten: list[int]) -> None:
+        self.eleven = eleven
+        self.ten = ten
+
+    def discard(self, view: PlayerView) -> Card:
+        card = super().discard(view)
+        self.eleven.append(view.hand)
+        self.ten.append(view.hand & ~(1 << card))
+        return card
+
+
+def in_game_hands(n: int, seed: int = BENCH_SEED) -> tuple[list[int], list[int]]:
+    """At least ``n`` 10-card and 11-card hands from seeded simple-vs-simple games."""
+    eleven: list[int] = []
+    ten: list[int] = []
+    rules = Rules()
+    i = 0
+    while len(ten) < n:
+        rec: tuple[Strategy, Strategy] = (_Recorder(eleven, ten), _Recorder(eleven, ten))
+        s = deal_seed(seed, i)
+        play_hand(rules, rec, deck_for(s), i % 2, seeds=(s, s + 1))
+        i += 1
+    return ten[:n], eleven[:n]
+
+
+def _rate(work: Callable[[], int], seconds: float, reps: int) -> float:
+    """Median items per second of ``work`` (which returns how many items it did)."""
+    work()  # warm-up
+    rates = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        done = 0
+        while True:
+            done += work()
+            elapsed = time.perf_counter() - t0
+            if elapsed >= seconds / reps:
+                break
+        rates.append(done / elapsed)
+    return statistics.median(rates)
+
+
+def bench_melds(seconds: float, reps: int, hands: int = 20_000) -> tuple[float, float]:
+    ten, eleven = in_game_hands(hands)
+    deadwood = DEFAULT_TABLES.deadwood_mask
+    best_discard = DEFAULT_TABLES.best_discard_mask
+
+    def dw() -> int:
+        for h in ten:
+            deadwood(h)
+        return len(ten)
+
+    def bd() -> int:
+        for h in eleven:
+            best_discard(h)
+        return len(eleven)
+
+    return _rate(dw, seconds, reps), _rate(bd, seconds, reps)
+
+
+def bench_engine(seconds: float, reps: int, deals: int = 500) -> float:
+    """simple vs simple hands per second through play_hand, fresh strategies each hand."""
+    rules = Rules()
+    seeds = deal_seeds(BENCH_SEED, 0, deals)
+    # as the runner does: the decks of a chunk are checked at once, not one per hand
+    decks = list(zip(check_decks(decks_for(seeds)).tolist(), seeds.tolist(), strict=True))
+
+    def work() -> int:
+        for i, (deck, s) in enumerate(decks):
+            play_hand(rules, (Simple(), Simple()), deck, i % 2, seeds=(s, s ^ 1), checked=True)
+        return len(decks)
+
+    return _rate(work, seconds, reps)
+
+
+def bench_runner(jobs: int, hands: int, reps: int) -> float:
+    """Hands per second of ``ginsim match simple simple`` through the runner, results
+    written to Parquet in a temporary folder (the median of ``reps`` runs after one
+    warm-up run, which also starts the worker processes)."""
+    from ginsim.run.plan import plan_match
+    from ginsim.run.runner import RunOptions, run_plan
+
+    rates = []
+    with tempfile.TemporaryDirectory(prefix="ginsim-bench-") as tmp:
+        for rep in range(reps + 1):
+            plan = plan_match("simple", "simple", rules=Rules(), seed=BENCH_SEED + rep, hands=hands, duplicate=True)
+            t0 = time.perf_counter()
+            run_plan(plan, Path(tmp) / f"run{rep}", RunOptions(jobs=jobs, quiet=True, command="ginsim bench"))
+            elapsed = time.perf_counter() - t0
+            if rep:
+                rates.append(hands / elapsed)
+    return statistics.median(rates)
+
+
+def run_bench(
+    seconds: float = 2.0, jobs: int | None = None, reps: int = 3, say: Callable[[str], None] | None = None
+) -> dict[str, Any]:
+    """Every figure of ``ginsim bench``. ``seconds`` is the time budget per figure."""
+    from ginsim.run.runner import resolve_jobs
+
+    n_jobs = resolve_jobs(jobs)
+    note = say or (lambda _m: None)
+    note("melds: in-game hands ...")
+    dw, bd = bench_melds(seconds, reps)
+    note("engine: simple vs simple ...")
+    engine = bench_engine(seconds, reps)
+    # size the runner runs to take about `seconds` each on one core
+    hands_1 = max(200, int(engine * seconds / reps) // 2 * 2)
+    note(f"runner: {hands_1:,} hands with 1 job ...")
+    one = bench_runner(1, hands_1, reps)
+    hands_all = max(200, int(one * n_jobs * seconds / reps) // 2 * 2)
+    note(f"runner: {hands_all:,} hands with {n_jobs} jobs ...")
+    every = bench_runner(n_jobs, hands_all, reps)
+    return {
+        "deadwood_per_s": dw,
+        "best_discard_per_s": bd,
+        "hands_per_s_engine": engine,
+        "hands_per_s_1job": one,
+        "hands_per_s_all": every,
+        "scaling": every / one,
+        "jobs": n_jobs,
+        "python": platform.python_version(),
+        "engine": native.status(),
+        "ginsim": __version__,
+        "platform": f"{platform.system()} {platform.release()} {platform.machine()}, {_cpus()} cpus",
+    }
+
+
+def _cpus() -> int:
+    import os
+
+    return os.cpu_count() or 1
+
+
+def format_bench(r: dict[str, Any]) -> str:
+    rows = [
+        ("deadwood_per_s", f"{r['deadwood_per_s']:,.0f}", "deadwood() calls/s, in-game 10-card hands, one core"),
+        ("best_discard_per_s", f"{r['best_discard_per_s']:,.0f}", "best-discard calls/s, in-game 11-card hands"),
+        ("hands_per_s_engine", f"{r['hands_per_s_engine']:,.0f}", "simple vs simple hands/s, engine only, one core"),
+        ("hands_per_s_1job", f"{r['hands_per_s_1job']:,.0f}", "hands/s through the runner, --jobs 1, written"),
+        ("hands_per_s_all", f"{r['hands_per_s_all']:,.0f}", f"hands/s through the runner, --jobs {r['jobs']}"),
+        ("scaling", f"{r['scaling']:.2f}x", "hands_per_s_all / hands_per_s_1job"),
+    ]
+    w = max(len(k) for k, _, _ in rows)
+    v = max(len(x) for _, x, _ in rows)
+    lines = [f"ginsim {r['ginsim']} bench on Python {r['python']}, {r['platform']}; engine {r['engine']}"]
+    lines += [f"{k:<{w}}  {x:>{v}}  {d}" for k, x, d in rows]
+    return "\n".join(lines)

@@ -1,0 +1,285 @@
+"""Experiment files: one TOML file names one run (what plays whom, how many hands or games,
+seed, rules, output folder), so an analysis is reproduced by ``ginsim run FILE``.
+
+Schema (top-level keys; the kind decides which of the "who" keys apply)::
+
+    kind = "match" | "roundrobin" | "sweep"
+    description = "what the experiment asks"          # optional
+    a = "simple"                                      # match
+    b = "threshold:knock_at=5"                        # match
+    strategies = ["random", "simple", "threshold"]    # roundrobin
+    strategy = "threshold"                            # sweep: the strategy swept
+    param = "knock_at"                                # sweep: its parameter
+    values = "0:10"  or  [0, 2, 4]                    # sweep: START:STOP[:STEP] (inclusive) or a list
+    vs = ["simple"]                                   # sweep: the opponents
+    hands = 100000  or  games = 2000                  # per pairing (exactly one)
+    seed = 1                                          # default 0
+    duplicate = true                                  # default true
+    out = "results/knock_sweep"                       # default results/<file stem>
+    [rules]                                           # optional, as in RULES.md
+    gin_bonus = 25
+
+Every mistake is a RunError naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ginsim.engine.rng import MAX_SEED
+from ginsim.engine.rules import Rules, rules_from_table
+from ginsim.errors import GinsimError, RunError
+from ginsim.run.plan import KINDS
+
+COMMON_KEYS = ("kind", "description", "hands", "games", "seed", "duplicate", "out", "rules")
+KIND_KEYS: dict[str, tuple[str, ...]] = {
+    "match": ("a", "b"),
+    "roundrobin": ("strategies",),
+    "sweep": ("strategy", "param", "values", "vs"),
+}
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A checked experiment file: the run it describes, ready for ``launch``."""
+
+    path: Path
+    kind: str
+    target: dict[str, Any]
+    hands: int | None
+    games: int | None
+    seed: int = 0
+    duplicate: bool = True
+    rules: Rules = field(default_factory=Rules)
+    out: Path = Path("results")
+    description: str = ""
+
+
+def _bad(path: Path, key: str, problem: str) -> RunError:
+    return RunError(f"{path}: key {key!r}: {problem}")
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RunError(f"{path}: no such experiment file") from None
+    except IsADirectoryError:
+        raise RunError(f"{path}: is a folder, not an experiment file") from None
+    except OSError as e:
+        raise RunError(f"{path}: cannot read it ({e.strerror or e})") from None
+    except UnicodeDecodeError:
+        raise RunError(f"{path}: not UTF-8 text") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise RunError(f"{path}: not valid TOML ({e})") from None
+
+
+def _text(path: Path, data: dict[str, Any], key: str) -> str:
+    if key not in data:
+        raise _bad(path, key, f"missing (a {data['kind']} needs {', '.join(KIND_KEYS[data['kind']])})")
+    v = data[key]
+    if not isinstance(v, str) or not v.strip():
+        raise _bad(path, key, f"must be a non-empty string, not {v!r}")
+    return v.strip()
+
+
+def _texts(path: Path, data: dict[str, Any], key: str, least: int) -> list[str]:
+    if key not in data:
+        raise _bad(path, key, f"missing (a {data['kind']} needs {', '.join(KIND_KEYS[data['kind']])})")
+    v = data[key]
+    if isinstance(v, str):
+        v = [v]
+    if not isinstance(v, list) or not all(isinstance(s, str) and s.strip() for s in v):
+        raise _bad(path, key, f"must be a list of strategy names, not {v!r}")
+    if len(v) < least:
+        raise _bad(path, key, f"needs at least {least} strategies, not {len(v)}")
+    return [s.strip() for s in v]
+
+
+def _count(path: Path, data: dict[str, Any], key: str) -> int | None:
+    v = data.get(key)
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int) or v <= 0:
+        raise _bad(path, key, f"must be a positive whole number, not {v!r}")
+    return v
+
+
+def _values(path: Path, v: Any) -> str:
+    """The ``values`` key as the text after ``NAME=`` of ``--param``."""
+    if isinstance(v, str):
+        parts = v.split(":")
+        ok = len(parts) in (2, 3)
+        for p in parts:
+            try:
+                float(p)
+            except ValueError:
+                ok = False
+        if not ok:
+            raise _bad(path, "values", f'expected "START:STOP" or "START:STOP:STEP" or a list, not {v!r}')
+        return v.strip()
+    if not isinstance(v, list) or not v:
+        raise _bad(path, "values", f'expected "START:STOP[:STEP]" or a non-empty list, not {v!r}')
+    out = []
+    for item in v:
+        if isinstance(item, bool):
+            out.append("true" if item else "false")
+        elif isinstance(item, int | float) or (isinstance(item, str) and item.strip() and "," not in item):
+            out.append(str(item).strip())
+        else:
+            raise _bad(path, "values", f"list items must be numbers, true/false or plain words, not {item!r}")
+    return ",".join(out)
+
+
+def _target(path: Path, data: dict[str, Any]) -> dict[str, Any]:
+    """Who plays: checked and in the form ``launch`` takes."""
+    from ginsim.engine.registry import parse_spec
+
+    kind = data["kind"]
+    if kind == "match":
+        target: dict[str, Any] = {"a": _text(path, data, "a"), "b": _text(path, data, "b")}
+        specs = {"a": [target["a"]], "b": [target["b"]]}
+    elif kind == "roundrobin":
+        target = {"strategies": _texts(path, data, "strategies", 2)}
+        specs = {"strategies": target["strategies"]}
+    else:
+        param = _text(path, data, "param")
+        if "=" in param or ":" in param:
+            raise _bad(path, "param", f"must be a parameter name such as knock_at, not {param!r}")
+        if "values" not in data:
+            raise _bad(path, "values", "missing (a sweep needs strategy, param, values, vs)")
+        target = {
+            "strategy": _text(path, data, "strategy"),
+            "param": f"{param}={_values(path, data['values'])}",
+            "versus": _texts(path, data, "vs", 1),
+        }
+        specs = {"strategy": [target["strategy"]], "vs": target["versus"]}
+    for key, texts in specs.items():
+        for text in texts:
+            try:
+                spec = parse_spec(text)
+            except GinsimError as e:
+                raise _bad(path, key, str(e)) from None
+            if key == "strategy":
+                known = spec.load_class().parameters()
+                name = target["param"].partition("=")[0]
+                if name not in known:
+                    raise _bad(
+                        path,
+                        "param",
+                        f"{spec.label} has no parameter {name!r} (parameters: {', '.join(known) or 'none'})",
+                    )
+    return target
+
+
+def load_experiment(path: str | Path) -> Experiment:
+    """Read and check an experiment file; RunError (file and key named) on any mistake."""
+    p = Path(path)
+    data = _read(p)
+    kind = data.get("kind")
+    if "kind" not in data:
+        raise _bad(p, "kind", f"missing (one of {', '.join(KINDS)})")
+    if kind not in KINDS:
+        raise _bad(p, "kind", f"must be one of {', '.join(KINDS)}, not {kind!r}")
+    allowed = COMMON_KEYS + KIND_KEYS[kind]
+    for key in data:
+        if key not in allowed:
+            other = [k for k, keys in KIND_KEYS.items() if key in keys]
+            hint = f"it belongs to kind = {other[0]!r}" if other else f"known keys: {', '.join(allowed)}"
+            raise _bad(p, key, f"unknown key for kind = {kind!r} ({hint})")
+    hands, games = _count(p, data, "hands"), _count(p, data, "games")
+    if hands is not None and games is not None:
+        raise _bad(p, "games", "give hands or games, not both")
+    if hands is None and games is None:
+        raise _bad(p, "hands", "missing: say how many per pairing with hands = N or games = N")
+    seed = data.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise _bad(p, "seed", f"must be a whole number from 0 to 2**63-1, not {seed!r}")
+    duplicate = data.get("duplicate", True)
+    if not isinstance(duplicate, bool):
+        raise _bad(p, "duplicate", f"must be true or false, not {duplicate!r}")
+    out = data.get("out", str(Path("results") / p.stem))
+    if not isinstance(out, str) or not out.strip():
+        raise _bad(p, "out", f"must be a folder path (a string), not {out!r}")
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise _bad(p, "description", f"must be a string, not {description!r}")
+    if not isinstance(data.get("rules", {}), dict):
+        raise _bad(p, "rules", "must be a [rules] table of key = value lines")
+    try:
+        rules = rules_from_table(data.get("rules", {}), f"{p}: [rules]")
+    except GinsimError as e:
+        raise RunError(str(e)) from None
+    target = _target(p, data)
+    exp = Experiment(p, kind, target, hands, games, seed, duplicate, rules, Path(out.strip()), description.strip())
+    from ginsim.api import RunSettings, make_plan
+
+    try:  # what only the whole plan can tell: a strategy listed twice, a sweep value out of range
+        make_plan(kind, target, RunSettings(rules=rules, seed=seed, hands=hands, games=games, duplicate=duplicate))
+    except GinsimError as e:
+        key = {"roundrobin": "strategies", "sweep": "values"}.get(kind)
+        raise (_bad(p, key, str(e)) if key else RunError(f"{p}: {e}")) from None
+    return exp
+
+
+def run_experiment(
+    path: str | Path,
+    *,
+    out: Path | None = None,
+    jobs: int | None = None,
+    quiet: bool = False,
+    plots: bool = True,
+    svg: bool = False,
+    hands: int | None = None,
+    games: int | None = None,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    echo: Callable[[str], None] = print,
+) -> Path:
+    """Play an experiment file (``hands``/``games`` override its size for a quick try,
+    into ``<out>-hands<N>`` unless ``out`` is given) and write tables and charts."""
+    import shlex
+
+    from ginsim.api import RunSettings, launch
+
+    exp = load_experiment(path)
+    size_hands, size_games = exp.hands, exp.games
+    folder = exp.out
+    args = ["ginsim", "run", str(exp.path)]
+    if hands is not None or games is not None:
+        if hands is not None and games is not None:
+            raise RunError("give --hands or --games, not both")
+        for option, n in (("--hands", hands), ("--games", games)):
+            if n is not None and n <= 0:
+                raise RunError(f"{option} must be a positive whole number, not {n}")
+        size_hands, size_games = hands, games
+        n, what = (hands, "hands") if hands is not None else (games, "games")
+        folder = exp.out.with_name(f"{exp.out.name}-{what}{n}")
+        args += [f"--{what}", str(n)]
+    if out is not None:
+        folder = out
+        args += ["--out", str(out)]
+    if not quiet and exp.description:
+        echo(f"{exp.path}: {exp.description}")
+    settings = RunSettings(
+        rules=exp.rules,
+        seed=exp.seed,
+        hands=size_hands,
+        games=size_games,
+        duplicate=exp.duplicate,
+        out=folder,
+        jobs=jobs,
+        backend=backend,
+        scheduler=scheduler,
+        quiet=quiet,
+        plots=plots,
+        svg=svg,
+        command=shlex.join(args),
+    )
+    return launch(exp.kind, exp.target, settings, echo=echo)

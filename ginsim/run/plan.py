@@ -1,0 +1,244 @@
+"""What a run plays: its pairings and how their deals are cut into chunks.
+
+A ``RunPlan`` is the identity of a run: two runs with equal plans write identical hand
+logs, which is what lets a killed run resume into the same folder and what a different
+command against that folder is refused by. ``--jobs``, the backend and ``--quiet`` are
+not part of it: they change how fast, never what.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from ginsim.engine.registry import StrategySpec, parse_spec
+from ginsim.engine.rules import Rules
+from ginsim.errors import RunError
+from ginsim.run.seeding import text_key
+
+KINDS = ("match", "roundrobin", "sweep")
+DEFAULT_CHUNK_HANDS = 4000
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One pairing: strategy ``a`` against strategy ``b`` (sweeps add the parameter)."""
+
+    index: int
+    a: StrategySpec
+    b: StrategySpec
+    label_a: str
+    label_b: str
+    param: str | None = None
+    value: Any = None
+
+    @property
+    def key(self) -> int:
+        """The seed key of this pairing's strategy random streams."""
+        return text_key("pairing", self.a.canonical, self.b.canonical)
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "index": self.index,
+            "a": self.a.canonical,
+            "b": self.b.canonical,
+            "label_a": self.label_a,
+            "label_b": self.label_b,
+        }
+        if self.param is not None:
+            d["param"] = self.param
+            d["value"] = self.value
+        return d
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """Everything that decides a run's hand log."""
+
+    kind: str
+    pairings: tuple[Pairing, ...]
+    rules: Rules
+    seed: int
+    hands: int | None  # hands per pairing (single-hand mode)
+    games: int | None  # games per pairing (game mode)
+    duplicate: bool
+    chunk: int  # deals (or games) per chunk
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def units(self) -> int:
+        """Deals (hand mode) or games (game mode) per pairing."""
+        n = self.hands if self.hands is not None else self.games
+        assert n is not None
+        return math.ceil(n / 2) if self.duplicate and self.hands is not None else n
+
+    @property
+    def mode(self) -> str:
+        return "hands" if self.hands is not None else "games"
+
+    def chunks(self) -> list[tuple[int, int, int, int]]:
+        """Every chunk as (pairing index, chunk index, first unit, end unit)."""
+        out = []
+        for p in self.pairings:
+            for ci, start in enumerate(range(0, self.units, self.chunk)):
+                out.append((p.index, ci, start, min(start + self.chunk, self.units)))
+        return out
+
+    def hands_per_unit(self) -> int:
+        """Hands per deal in hand mode (2 with duplicate deals)."""
+        return 2 if self.duplicate else 1
+
+    def identity(self) -> dict[str, Any]:
+        """What must match for a folder to be resumed by this plan."""
+        return {
+            "kind": self.kind,
+            "pairings": [p.to_dict() for p in self.pairings],
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "hands": self.hands,
+            "games": self.games,
+            "duplicate": self.duplicate,
+            "chunk": self.chunk,
+            **({"extra": self.extra} if self.extra else {}),
+        }
+
+
+def _labels(specs: list[StrategySpec]) -> list[str]:
+    """Short labels, made unique (a self-match is ``simple`` vs ``simple#2``)."""
+    out: list[str] = []
+    for s in specs:
+        label = s.label
+        n = 2
+        while label in out:
+            label = f"{s.label}#{n}"
+            n += 1
+        out.append(label)
+    return out
+
+
+def check_counts(hands: int | None, games: int | None) -> None:
+    if (hands is None) == (games is None):
+        raise RunError("give either --hands N or --games N")
+    n = hands if hands is not None else games
+    what = "--hands" if hands is not None else "--games"
+    if n is None or n <= 0:
+        raise RunError(f"{what} must be a positive whole number, not {n}")
+
+
+def default_chunk(units: int, jobs_hint: int = 8, duplicate: bool = True, games: bool = False) -> int:
+    """Deals (or games) per chunk: about DEFAULT_CHUNK_HANDS hands, smaller for small runs
+    so every core gets work."""
+    per = (DEFAULT_CHUNK_HANDS // (2 if duplicate else 1)) // (8 if games else 1)
+    return max(1, min(per, math.ceil(units / jobs_hint)))
+
+
+def plan_match(a: str, b: str, **kw: Any) -> RunPlan:
+    specs = [parse_spec(a), parse_spec(b)]
+    la, lb = _labels(specs)
+    return _plan("match", (Pairing(0, specs[0], specs[1], la, lb),), **kw)
+
+
+def plan_roundrobin(names: list[str], **kw: Any) -> RunPlan:
+    if len(names) < 2:
+        raise RunError("a round-robin needs at least two strategies")
+    specs = [parse_spec(n) for n in names]
+    canon = [s.canonical for s in specs]
+    for i, c in enumerate(canon):
+        if c in canon[:i]:
+            raise RunError(f"strategy {names[i]!r} is listed twice in the round-robin")
+    labels = _labels(specs)
+    pairings = []
+    for i in range(len(specs)):
+        for j in range(i + 1, len(specs)):
+            pairings.append(Pairing(len(pairings), specs[i], specs[j], labels[i], labels[j]))
+    return _plan("roundrobin", tuple(pairings), **kw)
+
+
+def parse_param_range(text: str) -> tuple[str, list[Any]]:
+    """``knock_at=0:10[:step]`` (inclusive) or ``knock_at=1,4,7`` as (name, values)."""
+    name, sep, rng = text.partition("=")
+    name = name.strip()
+    if not sep or not name or not rng.strip():
+        raise RunError(f"--param: expected NAME=START:STOP[:STEP] or NAME=v1,v2,..., not {text!r}")
+    rng = rng.strip()
+    if ":" in rng:
+        parts = rng.split(":")
+        if len(parts) not in (2, 3):
+            raise RunError(f"--param {text!r}: a range is START:STOP or START:STOP:STEP")
+        try:
+            nums = [_number(p) for p in parts]
+        except ValueError:
+            raise RunError(f"--param {text!r}: range bounds must be numbers") from None
+        start, stop = nums[0], nums[1]
+        step = nums[2] if len(nums) == 3 else 1
+        if step <= 0:
+            raise RunError(f"--param {text!r}: the step must be positive")
+        if stop < start:
+            raise RunError(f"--param {text!r}: STOP is below START")
+        values: list[Any] = []
+        k = 0
+        while True:
+            v = start + k * step
+            if v > stop + 1e-9 * abs(step):
+                break
+            values.append(round(v, 10) if isinstance(v, float) else v)
+            k += 1
+            if k > 10_000:
+                raise RunError(f"--param {text!r}: more than 10000 values")
+        return name, values
+    items = [p.strip() for p in rng.split(",")]
+    if any(not p for p in items):
+        raise RunError(f"--param {text!r}: empty value in the list")
+    return name, items
+
+
+def _number(text: str) -> int | float:
+    t = text.strip()
+    try:
+        return int(t)
+    except ValueError:
+        return float(t)
+
+
+def plan_sweep(strategy: str, param: str, versus: list[str], **kw: Any) -> RunPlan:
+    if not versus:
+        raise RunError("a sweep needs at least one opponent: --vs STRATEGY")
+    name, values = parse_param_range(param)
+    base = parse_spec(strategy)
+    defaults = base.load_class().parameters()
+    if name not in defaults:
+        known = ", ".join(defaults) or "none"
+        raise RunError(f"--param: {base.label} has no parameter {name!r} (parameters: {known})")
+    opponents = [parse_spec(v) for v in versus]
+    pairings = []
+    for v in values:
+        spec = base.with_params({name: v})
+        for opp in opponents:
+            la, lb = _labels([spec, opp])
+            pairings.append(Pairing(len(pairings), spec, opp, la, lb, name, spec.params[name]))
+    return _plan("sweep", tuple(pairings), extra={"param": name, "base": base.canonical}, **kw)
+
+
+def _plan(
+    kind: str,
+    pairings: tuple[Pairing, ...],
+    *,
+    rules: Rules,
+    seed: int,
+    hands: int | None = None,
+    games: int | None = None,
+    duplicate: bool = True,
+    chunk: int | None = None,
+    extra: dict[str, Any] | None = None,
+) -> RunPlan:
+    check_counts(hands, games)
+    if seed < 0 or seed >= 2**63:
+        raise RunError(f"--seed must be a whole number from 0 to 2**63-1, not {seed}")
+    units = (math.ceil(hands / 2) if duplicate else hands) if hands is not None else games
+    assert units is not None
+    if chunk is None:
+        chunk = default_chunk(units, duplicate=duplicate, games=games is not None)
+    elif chunk <= 0:
+        raise RunError(f"--chunk must be positive, not {chunk}")
+    return RunPlan(kind, pairings, rules, seed, hands, games, duplicate, chunk, extra or {})

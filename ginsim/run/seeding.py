@@ -1,0 +1,93 @@
+"""Every deck and every strategy's random stream, derived from one master seed.
+
+Deal ``i`` of a run is the same deck whatever the process, the chunk size or the
+backend, and the same for every pairing of the run: strategies compared in one run meet
+the same deals (common random numbers), so a difference between two pairings is not
+deal luck. A deck is the order of 52 splitmix64 keys of the deal's seed; numpy computes
+many at once, and ``deck_for`` computes one in plain Python with the same result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+
+from ginsim.engine.rng import splitmix64
+
+_M64 = 0xFFFFFFFFFFFFFFFF
+_GOLDEN = 0x9E3779B97F4A7C15
+_HANDS_DOMAIN = 0x68616E6473  # "hands"
+_GAMES_DOMAIN = 0x67616D6573  # "games"
+
+
+def text_key(*parts: object) -> int:
+    """A 64-bit key of some labels (a pairing's strategy specs, say), stable everywhere."""
+    digest = hashlib.blake2b("\x1f".join(str(p) for p in parts).encode("utf-8"), digest_size=8).digest()
+    return int.from_bytes(digest, "little")
+
+
+def deal_seed(master: int, index: int) -> int:
+    """The seed of deal ``index`` of a run played in single hands."""
+    return splitmix64((splitmix64(master ^ _HANDS_DOMAIN) + index * _GOLDEN) & _M64)
+
+
+def game_deal_seed(master: int, game: int, hand: int) -> int:
+    """The seed of the ``hand``-th deal of game ``game`` of a run played in games."""
+    game_key = splitmix64((splitmix64(master ^ _GAMES_DOMAIN) + game * _GOLDEN) & _M64)
+    return splitmix64((game_key + hand * _GOLDEN) & _M64)
+
+
+def strategy_seed(deal: int, pairing_key: int, copy: int, seat: int) -> int:
+    """The seed of one seat's random generator for one play of a deal."""
+    return splitmix64(deal ^ splitmix64((pairing_key + 4 * copy + seat) & _M64))
+
+
+def deck_for(seed: int) -> list[int]:
+    """The deck (card ints, top first) of one deal seed."""
+    keys = [splitmix64((seed + (j + 1) * _GOLDEN) & _M64) for j in range(52)]
+    return sorted(range(52), key=keys.__getitem__)
+
+
+def _splitmix64_np(x: np.ndarray) -> np.ndarray:
+    z = x + np.uint64(_GOLDEN)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+def decks_for(seeds: np.ndarray | list[int]) -> np.ndarray:
+    """Decks for many deal seeds at once: an (n, 52) array of card ints, top first."""
+    s = np.asarray(seeds, dtype=np.uint64).reshape(-1, 1)
+    offsets = (np.arange(1, 53, dtype=np.uint64) * np.uint64(_GOLDEN)).reshape(1, 52)
+    with np.errstate(over="ignore"):
+        keys = _splitmix64_np(s + offsets)
+    # 64-bit keys: a tie (about 1 deck in 10**16) is all that could tell sort kinds apart
+    return np.argsort(keys, axis=1).astype(np.int8)
+
+
+_CARD_ORDER = np.arange(52, dtype=np.int8)
+
+
+def check_decks(decks: np.ndarray) -> np.ndarray:
+    """``decks`` itself, after checking that every row holds each card 0..51 once (the
+    engine then skips its own per-hand check). ValueError otherwise."""
+    if decks.ndim != 2 or decks.shape[1] != 52 or not (np.sort(decks, axis=1) == _CARD_ORDER).all():
+        raise ValueError("a deck must hold each of the 52 cards (ints 0..51) exactly once")
+    return decks
+
+
+def deal_seeds(master: int, start: int, stop: int) -> np.ndarray:
+    """Seeds of deals ``start..stop-1`` of a run played in single hands (uint64 array;
+    element i equals ``deal_seed(master, start + i)``)."""
+    base = np.uint64(splitmix64(master ^ _HANDS_DOMAIN))
+    idx = np.arange(start, stop, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        return _splitmix64_np(base + idx * np.uint64(_GOLDEN))
+
+
+def strategy_seeds(deals: np.ndarray, pairing_key: int, copy: int, seat: int) -> np.ndarray:
+    """``strategy_seed`` for many deal seeds at once (uint64 array)."""
+    key = np.uint64(splitmix64((pairing_key + 4 * copy + seat) & _M64))
+    with np.errstate(over="ignore"):
+        return _splitmix64_np(np.asarray(deals, dtype=np.uint64) ^ key)

@@ -1,0 +1,348 @@
+"""Re-playing any hand of a run (``ginsim replay``).
+
+A logged hand is rebuilt from the run's
+manifest with the very derivations of ``ginsim.run.worker`` (deck, dealer, seats, random
+streams), played again with ``play_hand(..., log=[])``, and checked against its row of
+the hand log: a replay that differs is an error, never a silent story.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ginsim.engine.cards import Card, Mask
+from ginsim.engine.game import next_dealer
+from ginsim.engine.melds import tables_for
+from ginsim.engine.play import BIG_GIN, FORFEIT, GIN, KNOCK_WON, UNDERCUT, HandResult, play_hand
+from ginsim.engine.registry import parse_spec
+from ginsim.engine.rules import Rules
+from ginsim.engine.strategy import Strategy
+from ginsim.engine.view import Event, PlayerView
+from ginsim.errors import GinsimError, RunError
+from ginsim.run.runner import chunk_files, read_manifest
+from ginsim.run.seeding import deal_seed, decks_for, game_deal_seed, strategy_seed, text_key
+from ginsim.run.worker import first_dealer, seats_for
+from ginsim.terminal.textview import Style, event_text, hand_lines, result_lines
+
+CHECKED = (
+    "outcome",
+    "knocker",
+    "winner",
+    "points",
+    "knocker_deadwood",
+    "defender_deadwood_before",
+    "defender_deadwood_after",
+    "layoff_cards",
+    "turns",
+    "stock_left",
+    "dealer",
+    "forfeit_seat",
+)
+# fmt: on
+"""The fields of a replayed HandResult that must equal the hand log's row."""
+
+
+class RunLog:
+    """A run folder's manifest and hand log; row ``n`` is the n-th row of the chunk files
+    in name order (pairing, then chunk), rows in file order. Reads one file at a time."""
+
+    def __init__(self, folder: Path) -> None:
+        import pyarrow.parquet as pq
+
+        self.folder = folder
+        self.manifest = read_manifest(folder)
+        self.files = chunk_files(folder)
+        self.counts: list[int] = []
+        for f in self.files:
+            try:
+                self.counts.append(pq.ParquetFile(f).metadata.num_rows)
+            except Exception as e:  # noqa: BLE001 - any unreadable file is one line
+                raise RunError(f"{f}: cannot read it ({type(e).__name__}: {e})") from None
+        self._cached: tuple[int, list[dict[str, Any]]] = (-1, [])
+
+    def __len__(self) -> int:
+        return sum(self.counts)
+
+    def row(self, n: int) -> dict[str, Any]:
+        total = len(self)
+        if total == 0:
+            raise RunError(f"{self.folder}: the hand log is empty (no finished chunk in hands/)")
+        if not 0 <= n < total:
+            raise RunError(f"--hand {n}: the log of {self.folder} has {total} hands, numbered 0 to {total - 1}")
+        i = 0
+        while n >= self.counts[i]:
+            n -= self.counts[i]
+            i += 1
+        if self._cached[0] != i:
+            import pyarrow.parquet as pq
+
+            try:
+                self._cached = (i, pq.read_table(self.files[i]).to_pylist())
+            except Exception as e:  # noqa: BLE001
+                raise RunError(f"{self.files[i]}: cannot read it ({type(e).__name__}: {e})") from None
+        return self._cached[1][n]
+
+
+@dataclass
+class Decision:
+    """One decision of the watched seat: the method, its view then, and its answer."""
+
+    method: str
+    seen: dict[str, Any]
+    answer: object = None
+
+
+@dataclass
+class Recorder:
+    active: bool = False
+    decisions: list[Decision] = field(default_factory=list)
+
+
+def _overrides(cls: type, name: str) -> bool:
+    return getattr(cls, name) is not getattr(Strategy, name)
+
+
+def recording(inner: Strategy, rec: Recorder) -> Strategy:
+    """A stand-in for ``inner`` that records ``view.snapshot()`` at each decision. It
+    overrides exactly the optional hooks ``inner`` overrides, so the engine treats both
+    alike and the hand plays out the same."""
+
+    def decision(name: str) -> Any:
+        def method(_self: Strategy, view: PlayerView) -> object:
+            d = Decision(name, view.snapshot())
+            if rec.active:
+                rec.decisions.append(d)
+            try:
+                d.answer = getattr(inner, name)(view)
+            except Exception as e:
+                d.answer = f"raised {type(e).__name__}: {e}"
+                raise
+            return d.answer
+
+        return method
+
+    cls = type(inner)
+    ns: dict[str, Any] = {"name": inner.name, "description": inner.description}
+    for name in ("take_upcard", "discard", "knock", "take_big_gin", "choose_melds", "choose_layoffs"):
+        if name in ("take_upcard", "discard", "knock", "take_big_gin") or _overrides(cls, name):
+            ns[name] = decision(name)
+    if _overrides(cls, "observe"):
+        ns["observe"] = lambda _self, view, event: inner.observe(view, event)
+    return type(f"Recording{cls.__name__}", (Strategy,), ns)()  # type: ignore[no-any-return]
+
+
+@dataclass
+class Replay:
+    """A hand of a run, played again."""
+
+    index: int
+    row: dict[str, Any]
+    where: str  # pairing, deal or game, copy
+    names: tuple[str, str]  # "seat 0 (simple)"
+    rules: Rules
+    deck: list[Card]
+    dealer: int
+    scores: tuple[int, int]
+    result: HandResult
+    log: list[Event]
+    decisions: list[Decision]
+
+
+def _seeds(deal: int, key: int, copy: int) -> tuple[int, int]:
+    return strategy_seed(deal, key, copy, 0), strategy_seed(deal, key, copy, 1)
+
+
+def _deck(seed: int) -> list[Card]:
+    return decks_for([seed]).tolist()[0]  # type: ignore[no-any-return]
+
+
+def replay_hand(run: RunLog, n: int, seat: int | None = None) -> Replay:
+    """Rebuild row ``n`` of the log as ``ginsim.run.worker`` played it, play it again and
+    check it; RunError if it cannot be rebuilt or does not match the log."""
+    row = run.row(n)
+    m = run.manifest
+    folder = run.folder
+    try:
+        rules = Rules().with_values(dict(m["rules"]), f"{folder}/manifest.json")
+        pairing = next(p for p in m["pairings"] if p["index"] == row["pairing"])
+        spec_a, spec_b = parse_spec(pairing["a"]), parse_spec(pairing["b"])
+        seed = int(m["seed"])
+        mode = "hands" if m.get("hands") is not None else "games"
+    except GinsimError as e:
+        hint = ""
+        if "no file" in str(e):  # a relative path.py:Class is read from the current folder
+            hint = f"; run replay from {m.get('cwd') or 'the folder the run was started in'}, where that file is"
+        raise RunError(f"{folder}: cannot rebuild the run ({e}{hint})") from None
+    except (KeyError, TypeError, ValueError, StopIteration) as e:
+        raise RunError(f"{folder}/manifest.json: cannot rebuild the run from it ({type(e).__name__}: {e})") from None
+    key = text_key("pairing", pairing["a"], pairing["b"])
+    copy, unit = row["copy"], row["deal"]
+    strategies, seat_a = seats_for(copy, spec_a.build(), spec_b.build())
+    labels = (pairing["label_a"], pairing["label_b"])[:: 1 if seat_a == 0 else -1]
+    names = (f"seat 0 ({labels[0]})", f"seat 1 ({labels[1]})")
+    rec = Recorder()
+    if seat is not None:
+        seated = list(strategies)
+        seated[seat] = recording(seated[seat], rec)
+        strategies = (seated[0], seated[1])
+    problems = [] if row["seat_a"] == seat_a else [f"seat_a {row['seat_a']} in the log, {seat_a} replayed"]
+    log: list[Event] = []
+    vs = f"pairing {row['pairing']} ({pairing['label_a']} vs {pairing['label_b']})"
+    swapped = " (seats swapped)" if copy else ""
+    if mode == "hands":
+        where = f"{vs}, deal {unit}, copy {copy}{swapped}"
+        ds = deal_seed(seed, unit)
+        deck, dealer, scores = _deck(ds), first_dealer(unit), (0, 0)
+        rec.active = True
+        result = play_hand(rules, strategies, deck, dealer, scores, _seeds(ds, key, copy), log=log)
+    else:
+        h = row["game_hand"]
+        where = f"{vs}, game {unit}, copy {copy}{swapped}, hand {h} of the game"
+        totals = [0, 0]
+        dealer = first_dealer(unit)
+        for i in range(h + 1):  # the game's earlier hands, with the same strategy instances
+            ds = game_deal_seed(seed, unit, i)
+            deck = _deck(ds)
+            rec.active = i == h
+            result = play_hand(
+                rules,
+                strategies,
+                deck,
+                dealer,
+                (totals[0], totals[1]),
+                _seeds(ds, key, copy),
+                log=log if i == h else None,
+            )
+            if i == h:
+                break
+            w = result.winner
+            if result.outcome == FORFEIT or (w >= 0 and totals[w] + result.points >= rules.target_score):
+                raise RunError(f"{folder}: hand {n} does not replay as logged: game {unit} ends at its hand {i}")
+            if w >= 0:
+                totals[w] += result.points
+            dealer = next_dealer(rules, dealer, result)
+        scores = (totals[0], totals[1])
+        if scores != (row["score_0"], row["score_1"]):
+            logged = f"{row['score_0']}-{row['score_1']}"
+            problems.append(f"scores before the hand {logged} in the log, {scores[0]}-{scores[1]} replayed")
+    for name in CHECKED:
+        if row[name] != getattr(result, name):
+            problems.append(f"{name} {row[name]} in the log, {getattr(result, name)} replayed")
+    if problems:
+        clock = " (the run used a clock: its results depend on the machine's speed)" if rules.time_per_hand else ""
+        raise RunError(f"{folder}: hand {n} does not replay as logged: {'; '.join(problems)}{clock}")
+    return Replay(n, row, where, names, rules, deck, dealer, scores, result, log, rec.decisions)
+
+
+def _dealt(deck: Sequence[Card], dealer: int) -> list[Mask]:
+    """Both hands as dealt (R08: alternately from the non-dealer)."""
+    hands = [0, 0]
+    for i in range(20):
+        hands[(1 - dealer) if i % 2 == 0 else dealer] |= 1 << deck[i]
+    return hands
+
+
+def _header(r: Replay, folder: Path) -> list[str]:
+    scores = f", scores before it {r.scores[0]}-{r.scores[1]}" if "game" in r.where else ""
+    return [
+        f"Hand {r.index} of {folder}: {r.where}{scores}.",
+        f"{r.names[0]} and {r.names[1]}; {r.names[r.dealer]} deals; {r.rules.describe()}.",
+    ]
+
+
+def replay_text(r: Replay, folder: Path, style: Style) -> list[str]:
+    """The whole hand move by move: the deal, each draw and discard, the end, the check."""
+    tables = tables_for(r.rules.max_run_length)
+    hands = _dealt(r.deck, r.dealer)
+    width = max(len(n) for n in r.names)
+    out = [*_header(r, folder), "", "Deal:"]
+    for s in (1 - r.dealer, r.dealer):
+        hand, melds = hand_lines(style, hands[s], tables)
+        out += [f"  {r.names[s]:<{width}}  {hand}", f"  {'':<{width}}  {melds}"]
+    out += [f"  upcard {style.card(r.deck[20])}, stock 31 cards", "", "Play:"]
+    turn = 1
+    for i, ev in enumerate(r.log):
+        s, action, card = ev
+        text = event_text(style, ev, r.names)
+        if card is not None and action in ("take", "draw"):
+            hands[s] |= 1 << card
+        elif card is not None and action == "discard":
+            hands[s] &= ~(1 << card)
+            text += f"  (deadwood {tables.deadwood_mask(hands[s])})"
+        elif action == "knock" and r.result.outcome == GIN:
+            text = f"{r.names[s]} knocks: gin"
+        label = f"turn {turn}" if i == 0 or _turn_starts(r.log, i) else ""
+        out.append(f"  {label:<8}  {text}")
+        if action == "discard" and (i + 1 == len(r.log) or r.log[i + 1][1] != "knock"):
+            turn += 1
+    out += ["", "End:", *("  " + line for line in result_lines(style, r.result, r.names, r.rules))]
+    out.append(f"Checked against the log ({', '.join(CHECKED)}): all match.")
+    return out
+
+
+def _turn_starts(log: Sequence[Event], i: int) -> bool:
+    prev = log[i - 1][1]
+    return prev == "discard" and log[i][1] != "knock"
+
+
+def _answer(d: Decision, style: Style) -> str:
+    a, seen = d.answer, d.seen
+    if isinstance(a, str):
+        return a
+    if d.method == "take_upcard" and isinstance(a, bool):
+        if a:
+            return f"take {style.card(seen['upcard'])}"
+        return "pass" if seen["phase"] == "offer" else "draw from the stock"
+    if d.method == "discard" and isinstance(a, int) and 0 <= a < 52:
+        return f"discard {style.card(a)}"
+    if d.method == "knock" and isinstance(a, bool):
+        if a:
+            return f"knock (discarding {style.card(seen['discard_choice'])}, deadwood {seen['discard_deadwood']})"
+        return f"do not knock (discarding {style.card(seen['discard_choice'])})"
+    if d.method == "take_big_gin" and isinstance(a, bool):
+        return "big gin" if a else "no big gin"
+    if d.method == "choose_layoffs":
+        return "lay off optimally" if a is None else f"lay off {style.cards(a) if isinstance(a, int) else a!r}"
+    if d.method == "choose_melds":
+        return "show the best melds" if a is None else f"show {style.melds(a) if isinstance(a, list | tuple) else a!r}"
+    return repr(a)
+
+
+def seat_text(r: Replay, seat: int, folder: Path, style: Style) -> list[str]:
+    """Only what ``seat`` saw: its view at each of its decisions, and the public end."""
+    tables = tables_for(r.rules.max_run_length)
+    seen_log = [(s, a, None if a == "draw" and s != seat else c) for s, a, c in r.log]
+    out = [*_header(r, folder), f"What {r.names[seat]} saw at each of its decisions (its PlayerView):"]
+    done = 0
+    for d in r.decisions:
+        v = d.seen
+        out.append(f"\nturn {v['turn']}: {d.method} ({v['phase']})")
+        for ev in v["history"][done:]:
+            out.append(f"  event     {event_text(style, ev, r.names)}")
+        done = len(v["history"])
+        hand, melds = hand_lines(style, v["hand"], tables)
+        up = style.card(v["upcard"]) if v["upcard"] is not None else "none"
+        own, opp = v["scores"]
+        out += [
+            f"  hand      {hand}",
+            f"            {melds}",
+            f"  table     upcard {up} | pile {len(v['discard_pile'])} | stock {v['stock_size']} | "
+            f"scores {own}-{opp} (own-opponent) | dealer seat {v['dealer']}",
+            f"  opponent  holds {style.cards(v['opp_known'])} | passed on {style.cards(v['opp_passed'])} | "
+            f"discarded {style.cards(v['opp_discards'])}",
+        ]
+        if v["knocker_melds"]:
+            out.append(f"  knocker   {style.melds(v['knocker_melds'])}")
+        out.append(f"  answer    {_answer(d, style)}")
+    if not r.decisions:
+        out.append(f"\n{r.names[seat]} had no decision to make in this hand.")
+    rest = seen_log[done:]
+    if rest:
+        out.append("\nthen:")
+        out += [f"  event     {event_text(style, ev, r.names)}" for ev in rest]
+    public = r.result.outcome in (KNOCK_WON, UNDERCUT, GIN, BIG_GIN)  # both hands are shown at a knock
+    out += ["", "End:", *("  " + line for line in result_lines(style, r.result, r.names, r.rules, public))]
+    return out

@@ -1,0 +1,144 @@
+"""Telling a hand in the terminal: cards coloured by suit, hands with their melds marked,
+public events and the end of a hand. Shared by ``ginsim play`` and ``ginsim replay``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ginsim.engine.cards import CARD_NAMES, SUIT_MASK, SUIT_OF, Card, Mask, cards_of, mask_value, sort_key
+from ginsim.engine.melds import MeldTables, tables_for
+from ginsim.engine.play import BIG_GIN, DRAWN, FORFEIT, GIN, KNOCK_WON, UNDERCUT, HandResult
+from ginsim.engine.rules import Rules
+from ginsim.engine.view import Event
+
+_SUIT_COLORS = ("green", "blue", "red", None)  # clubs, diamonds, hearts; spades in the terminal's colour
+_IRREGULAR = {"go": "goes", "pass": "passes", "have": "has", "undercut": "undercuts"}
+
+
+class Style:
+    """Card text, coloured by suit when writing to a terminal, plain otherwise."""
+
+    def __init__(self, color: bool = False) -> None:
+        self.color = color
+
+    def card(self, c: Card, mark: bool = False) -> str:
+        text = CARD_NAMES[c] + ("*" if mark else "")
+        if not self.color:
+            return text
+        import click
+
+        return click.style(text, fg=_SUIT_COLORS[SUIT_OF[c]], bold=mark)
+
+    def cards(self, mask: Mask) -> str:
+        """Cards sorted by suit then rank; ``none`` for no card."""
+        return " ".join(self.card(c) for c in sorted(cards_of(mask), key=sort_key)) or "none"
+
+    def melds(self, melds: Sequence[Mask]) -> str:
+        return " ".join(f"[{self.cards(m)}]" for m in melds) or "none"
+
+    def hand(self, hand: Mask, melds: Sequence[Mask]) -> str:
+        """The hand by suit and rank, suits apart, the cards of ``melds`` marked ``*``."""
+        melded = union(melds)
+        parts = [" ".join(self.card(c, bool(melded >> c & 1)) for c in cards_of(hand & SUIT_MASK[s])) for s in range(4)]
+        return "  ".join(p for p in parts if p)
+
+
+def union(masks: Sequence[Mask]) -> Mask:
+    out = 0
+    for m in masks:
+        out |= m
+    return out
+
+
+def conj(name: str, verb: str) -> str:
+    """``You knock`` but ``simple knocks``."""
+    return verb if name == "You" else _IRREGULAR.get(verb, verb + "s")
+
+
+def hand_lines(style: Style, hand: Mask, tables: MeldTables) -> tuple[str, str]:
+    """A hand with its best melds marked, and a line naming the melds and the deadwood."""
+    best = tables.best_melds_mask(hand)
+    dead = hand & ~union(best.melds)
+    tail = f" ({style.cards(dead)})" if dead else ""
+    return style.hand(hand, best.melds), f"melds {style.melds(best.melds)} | deadwood {best.deadwood}{tail}"
+
+
+def event_text(style: Style, event: Event, names: Sequence[str]) -> str:
+    """One public event as a sentence: ``simple discards 7H``."""
+    seat, action, card = event
+    who = names[seat]
+    shown = style.card(card) if card is not None else ""
+    if action == "pass":
+        return f"{who} {conj(who, 'pass')} on {shown}"
+    if action == "take":
+        return f"{who} {conj(who, 'take')} {shown} from the discard pile"
+    if action == "draw":
+        return f"{who} {conj(who, 'draw')} {shown + ' ' if shown else ''}from the stock"
+    if action == "discard":
+        return f"{who} {conj(who, 'discard')} {shown}"
+    if action == "knock":
+        return f"{who} {conj(who, 'knock')}"
+    if action == "big_gin":
+        return f"{who} {conj(who, 'go')} big gin"
+    return f"{who} {action} {shown}".rstrip()
+
+
+def result_lines(
+    style: Style, res: HandResult, names: Sequence[str], rules: Rules, show_hands: bool = True
+) -> list[str]:
+    """How a hand ended: the score line, then both hands with melds, deadwood and lay-offs."""
+    o, k = res.outcome, res.knocker
+    d = 1 - k
+    if o == FORFEIT:
+        who = names[res.forfeit_seat]
+        reason = res.forfeit_reason
+        if not reason.startswith(res.forfeit_kind + ":"):  # the clock's reason already names its kind
+            reason = f"{res.forfeit_kind}: {reason}"
+        lines = [f"{who} {conj(who, 'forfeit')} the hand and the game ({reason})"]
+    elif o == DRAWN:
+        why = "the stock is down to two cards" if res.stock_left <= 2 else f"the hand reached {res.turns} turns"
+        lines = [f"No knock and {why}: a draw, no score; the same dealer deals again."]
+    elif o == GIN:
+        lines = [
+            f"{names[k]} {conj(names[k], 'go')} gin: {res.points} points "
+            f"(gin bonus {rules.gin_bonus} + deadwood {res.defender_deadwood_before})."
+        ]
+    elif o == BIG_GIN:
+        lines = [
+            f"{names[k]} {conj(names[k], 'go')} big gin: {res.points} points "
+            f"(big gin bonus {rules.big_gin_bonus} + deadwood {res.defender_deadwood_before})."
+        ]
+    elif o == KNOCK_WON:
+        lines = [
+            f"{names[k]} {conj(names[k], 'knock')} with {res.knocker_deadwood} and "
+            f"{conj(names[k], 'score')} {res.points} ({res.defender_deadwood_after} - {res.knocker_deadwood})."
+        ]
+    else:  # UNDERCUT
+        lines = [
+            f"{names[d]} {conj(names[d], 'undercut')} {names[k]}: {res.points} points "
+            f"({res.knocker_deadwood} - {res.defender_deadwood_after} + undercut bonus {rules.undercut_bonus})."
+        ]
+    if not show_hands:
+        return lines
+    tables = tables_for(rules.max_run_length)
+    width = max(len(n) for n in names)
+    shown = o in (KNOCK_WON, UNDERCUT, GIN, BIG_GIN)
+    for seat in (0, 1):
+        hand = res.hands[seat]
+        laid = res.layoff if shown and seat == d else 0
+        melds = res.knocker_melds if shown and seat == k else tables.best_melds_mask(hand & ~laid).melds
+        dead = hand & ~laid & ~union(melds)
+        line = f"  {names[seat]:<{width}}  {style.melds(melds) if melds else 'no melds'}  deadwood {mask_value(dead)}"
+        line += f": {style.cards(dead)}" if dead else ""
+        if shown:
+            line += "  (knocker)" if seat == k else ""
+            if seat == d and o in (KNOCK_WON, UNDERCUT):
+                before = res.defender_deadwood_before
+                line += f"  laid off {style.cards(laid)} (deadwood {before} before)" if laid else "  no lay-offs"
+        lines.append(line)
+    return lines
+
+
+# -- re-playing a hand of a run ------------------------------------------------------------
+
+# fmt: off

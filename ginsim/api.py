@@ -84,7 +84,8 @@ def launch(kind: str, target: dict[str, Any], s: RunSettings, echo: Callable[[st
 
 def finish(folder: Path, plots: bool, quiet: bool, svg: bool, echo: Callable[[str], None] = print) -> None:
     """Stats, tables, report.md and (optionally) charts of a run folder; print the digest."""
-    from ginsim.analysis.report import analyze, terminal_digest, write_tables
+    from ginsim.analysis.figures import analyze
+    from ginsim.analysis.report import terminal_digest, write_tables
 
     analysis = analyze(folder)
     if plots:

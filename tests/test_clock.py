@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import ginsim.engine.play as engine_module
-from ginsim.run.runner import chunk_files
+from ginsim.run.records import chunk_files
 
 SLOW = '''
 import time

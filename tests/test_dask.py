@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from ginsim.run.runner import chunk_files
+from ginsim.run.records import chunk_files
 
 pytest.importorskip("distributed", reason="the dask extra: pip install 'ginsim[dask]'")
 

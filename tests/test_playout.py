@@ -11,6 +11,7 @@ import itertools
 import random
 
 import pytest
+import reference as ref
 
 from ginsim.engine.cards import FULL_DECK, melds_with
 from ginsim.engine.melds import MeldTables, tables_for
@@ -29,7 +30,6 @@ from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import PlayerView
 from ginsim.run.seeding import deck_for
-import reference as ref
 
 
 def random_hand(rng: random.Random, n: int, exclude: int = 0) -> int:

@@ -4,6 +4,7 @@ ratings.csv and the hand log; report.md embeds them with relative links."""
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from ginsim.analysis.figures import analyze, matrix
 from ginsim.analysis.plots import (
     ALL,
     DPI,
@@ -29,9 +31,9 @@ from ginsim.analysis.plots import (
     sweep_rows,
     turns_chart,
 )
-from ginsim.analysis.report import analyze, matrix
 from ginsim.cli import main
 from ginsim.engine.play import OUTCOMES
+from ginsim.run.records import PairingRecord
 
 RR = ["random", "simple", "threshold:knock_at=5"]
 COMMON = ["heatmap_", "ratings", "sweep_", "outcomes", "turns", "knock_deadwood"]
@@ -122,7 +124,7 @@ def test_each_run_draws_its_charts_as_real_images(runs: dict[str, Path], kind: s
     charts = sorted(p.stem for p in (folder / "charts").glob("*.png"))
     assert charts == sorted(EXPECTED[kind])
     a = analyze(folder)
-    counts = read_log_counts(folder, a.manifest["pairings"])
+    counts = read_log_counts(folder, a.manifest.pairings)
     order = strategy_order(a.manifest)
     figures = {
         "outcomes": outcome_chart(counts.frame("outcomes", order)),
@@ -200,21 +202,21 @@ def test_sweep_titles_say_what_was_played(runs: dict[str, Path]) -> None:
     a = analyze(runs["games"])
     fig = sweep_chart(sweep_rows(a), "knock_at", "game_win_rate", played="x")
     assert "Game win rate" in fig.axes[0].get_title()
-    from ginsim.analysis.plots import describe_run
+    from ginsim.analysis.format import describe_run
 
     text = describe_run(a.manifest)
     assert "threshold" in text and "simple" in text and "3 games to 100" in text and "gin_bonus=25" in text
     assert "60 hands per pairing" in describe_run(analyze(runs["rr"]).manifest)
 
 
-def _own_outcomes(df: pd.DataFrame, pairings: list[dict], label: str) -> dict[str, int]:
+def _own_outcomes(df: pd.DataFrame, pairings: list[PairingRecord], label: str) -> dict[str, int]:
     """How ``label``'s hands ended, counted straight from the log (independently of plots)."""
     counts = dict.fromkeys(OUTCOME_CATEGORIES, 0)
     for p in pairings:
-        for side, name in enumerate((p["label_a"], p["label_b"])):
+        for side, name in enumerate((p.label_a, p.label_b)):
             if name != label:
                 continue
-            part = df[df["pairing"] == p["index"]]
+            part = df[df["pairing"] == p.index]
             seat = part["seat_a"] if side == 0 else 1 - part["seat_a"]
             mine = part["knocker"] == seat
             out = part["outcome"].astype(str)
@@ -235,10 +237,10 @@ def test_outcome_bars_match_the_hand_log_and_summary(runs: dict[str, Path]) -> N
     a = analyze(folder)
     df = log(folder)
     assert set(df["outcome"].astype(str)) <= set(OUTCOMES)
-    counts = read_log_counts(folder, a.manifest["pairings"]).frame("outcomes", RR)
+    counts = read_log_counts(folder, a.manifest.pairings).frame("outcomes", RR)
     summary = pd.read_csv(folder / "summary.csv")
     for label in RR:
-        want = _own_outcomes(df, a.manifest["pairings"], label)
+        want = _own_outcomes(df, a.manifest.pairings, label)
         assert counts.loc[label].to_dict() == want
         rows = summary[summary["strategy"] == label]
         n = rows["hands"].sum()
@@ -258,7 +260,7 @@ def test_turns_histogram_and_knock_deadwood_match_the_log(runs: dict[str, Path])
     folder = runs["match"]
     a = analyze(folder)
     df = log(folder)
-    counts = read_log_counts(folder, a.manifest["pairings"])
+    counts = read_log_counts(folder, a.manifest.pairings)
     order = strategy_order(a.manifest)
     hist = counts.frame("turns", [ALL, *order])
     fig = turns_chart(hist)
@@ -384,13 +386,13 @@ def test_turns_chart_draws_strategy_lines_only_when_they_differ() -> None:
 
 
 def test_sweep_titles_name_the_values_played(runs: dict[str, Path]) -> None:
-    from ginsim.analysis.plots import describe_run
+    from ginsim.analysis.format import describe_run
 
     manifest = analyze(runs["games"]).manifest
 
     def with_values(values: list[int]) -> str:
-        pairings = [{**manifest["pairings"][0], "value": v} for v in values]
-        return describe_run({**manifest, "pairings": pairings})
+        pairings = [dataclasses.replace(manifest.pairings[0], value=v) for v in values]
+        return describe_run(dataclasses.replace(manifest, pairings=pairings))
 
     assert "knock_at = 0…10 vs" in with_values(list(range(11)))
     assert "knock_at = 2, 6, 10 vs" in with_values([2, 6, 10])

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from ginsim.cli import cli, main
 from ginsim.engine.cards import CARD_NAMES
-from ginsim.run.runner import chunk_files
+from ginsim.run.records import chunk_files
 from ginsim.terminal.replay import RunLog, replay_hand, replay_text, seat_text
 from ginsim.terminal.textview import Style
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from ginsim.run.runner import chunk_files
+from ginsim.run.records import chunk_files
 
 KEY = ["pairing", "deal", "copy", "game_hand"]
 

@@ -24,7 +24,7 @@ from ginsim.analysis.sprt import (
     pentanomial,
     regularize,
 )
-from ginsim.run.runner import chunk_files
+from ginsim.run.records import chunk_files
 
 KEY = ["pairing", "deal", "copy", "game_hand"]
 

@@ -13,6 +13,7 @@ import sys
 import pytest
 from ginsim.strategies.sampler import keeper_evidence
 from ginsim.strategies.simple import Simple
+from strategy_contract import Guard, Record, StrategyContract
 
 from ginsim.engine.cards import Card, melds_with, parse_card
 from ginsim.engine.melds import tables_for
@@ -21,7 +22,6 @@ from ginsim.engine.registry import BUILTINS, describe_all, parse_spec
 from ginsim.engine.rules import Rules
 from ginsim.engine.view import PlayerView
 from ginsim.run.seeding import deck_for
-from strategy_contract import Guard, Record, StrategyContract
 
 
 class TestRandom(StrategyContract):

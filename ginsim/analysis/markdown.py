@@ -4,13 +4,13 @@ Links are relative (``charts/...``), so the folder can be copied anywhere."""
 
 from __future__ import annotations
 
-import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ginsim.analysis.figures import Analysis, matrix
+from ginsim.analysis.format import cell, md_points, md_rate, md_table, sweep_base
+from ginsim.analysis.sprt import OUTCOME_NAMES, PAIR_SCORES, as_float
 from ginsim.analysis.stats import RATE_FIGURES
-
-if TYPE_CHECKING:
-    from ginsim.analysis.report import Analysis
+from ginsim.run.records import PairingRecord
 
 CHART_CAPTIONS: dict[str, str] = {
     "ratings": "Each strategy's Bradley–Terry rating with its 95% interval: a bar right of zero is stronger "
@@ -46,74 +46,40 @@ CHART_CAPTIONS: dict[str, str] = {
 SWEEP_CHARTS = ("sweep_points_per_hand", "sweep_win_rate", "sweep_undercut_rate", "sweep_game_win_rate")
 
 
-def _cell(v: Any, digits: int = 3) -> str:
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return "—"
-    if isinstance(v, float):
-        return f"{v:.{digits}f}"
-    return str(v)
-
-
-def _md_table(header: list[str], rows: list[list[str]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(r) + " |" for r in rows]
-    return "\n".join(lines)
-
-
-def _rate(r: Any, name: str) -> str:
-    v = getattr(r, name, math.nan)
-    if isinstance(v, float) and math.isnan(v):
-        return "—"
-    lo, hi = getattr(r, f"{name}_lo"), getattr(r, f"{name}_hi")
-    return f"{100 * v:.1f}% ({100 * lo:.1f}–{100 * hi:.1f})"
-
-
-def _points(r: Any) -> str:
-    v = r.points_per_hand
-    if isinstance(v, float) and math.isnan(v):
-        return "—"
-    lo, hi = r.points_per_hand_lo, r.points_per_hand_hi
-    if isinstance(lo, float) and math.isnan(lo):
-        return f"{v:+.3f}"
-    return f"{v:+.3f} ({lo:+.3f} to {hi:+.3f})"
-
-
 def header_lines(a: Analysis) -> list[str]:
     m = a.manifest
-    if m.get("status") == "stopped" and m.get("stopped"):
-        size = f"at most {m['hands']:,} hands; the sequential test stopped the run after {m['stopped']['hands']:,}"
-    elif m.get("hands") is not None:
-        size = f"{m['hands']:,} hands per pairing"
+    if m.status == "stopped" and m.stopped:
+        size = f"at most {m.hands:,} hands; the sequential test stopped the run after {m.stopped['hands']:,}"
+    elif m.hands is not None:
+        size = f"{m.hands:,} hands per pairing"
     else:
-        size = f"{m['games']:,} games to {m['rules']['target_score']} per pairing"
-    dup = "duplicate deals (each deck played twice, seats swapped)" if m.get("duplicate") else "single deals"
-    rules = ", ".join(f"{k}={v}" for k, v in (m.get("rules_differ") or {}).items()) or "default rules (RULES.md)"
+        size = f"{m.games:,} games to {m.rules['target_score']} per pairing"
+    dup = "duplicate deals (each deck played twice, seats swapped)" if m.duplicate else "single deals"
+    rules = ", ".join(f"{k}={v}" for k, v in (m.rules_differ or {}).items()) or "default rules (RULES.md)"
     lines = [
-        f"# ginsim {m['kind']}",
+        f"# ginsim {m.kind}",
         "",
-        f"- command: `{m.get('command') or '(library call)'}`",
-        f"- strategies: {', '.join('`' + s['label'] + '`' for s in m['strategies'])}",
-        f"- size: {size}, {dup}, master seed {m['seed']}",
+        f"- command: `{m.command or '(library call)'}`",
+        f"- strategies: {', '.join('`' + s.label + '`' for s in m.strategies)}",
+        f"- size: {size}, {dup}, master seed {m.seed}",
         f"- rules: {rules}",
-        f"- status: {m.get('status')}, {a.chunks_done} of {a.chunks_total} chunks"
+        f"- status: {m.status}, {a.chunks_done} of {a.chunks_total} chunks"
         + (
             " (the sequential test decided: figures cover the hands it used)"
-            if m.get("status") == "stopped"
+            if m.status == "stopped"
             else ""
             if a.complete
             else " (partial: figures cover the finished chunks only)"
         ),
-        f"- ginsim {m['ginsim']}, started {m.get('started')}, finished {m.get('finished') or '—'}",
+        f"- ginsim {m.ginsim}, started {m.started}, finished {m.finished or '—'}",
     ]
-    if m.get("clock"):
+    if m.clock:
         lines.append("- **played with a clock** (`time_per_hand`): results depend on the machine that ran them")
     return lines
 
 
 def report_markdown(a: Analysis) -> str:
     """The whole report.md of an analysed run."""
-    from ginsim.analysis.report import matrix
-
     m = a.manifest
     out = header_lines(a)
     out += [
@@ -124,8 +90,8 @@ def report_markdown(a: Analysis) -> str:
     ]
     charts = _charts(a)
     fill = _caption_values(a)
-    if m.get("stopped"):
-        out += ["## Sequential test", "", _sprt_text(m["stopped"], (m.get("pairings") or [None])[0]), ""]
+    if m.stopped:
+        out += ["## Sequential test", "", _sprt_text(m.stopped, (m.pairings or [None])[0]), ""]
         out += _embed(charts, ("sprt",), fill)
     if a.ratings is not None:
         out += ["## Ratings", "", "Bradley–Terry fitted to hand wins (draws left out), Elo scale, mean 0.", ""]
@@ -140,7 +106,7 @@ def report_markdown(a: Analysis) -> str:
             ]
             for i, r in enumerate(a.ratings.itertuples(index=False))
         ]
-        out += [_md_table(["rank", "strategy", "rating", "95% interval", "hands won", "hands lost"], rows), ""]
+        out += [md_table(["rank", "strategy", "rating", "95% interval", "hands won", "hands lost"], rows), ""]
         out += _embed(charts, ("ratings",), fill)
         figs = [("points_per_hand", "Points per hand"), ("win_rate", "Win rate")]
         if "game_win_rate" in a.summary:
@@ -160,15 +126,15 @@ def report_markdown(a: Analysis) -> str:
                     else:
                         cells.append("—" if v != v else f"{v:+.2f}")
                 rows.append([f"`{n}`", *cells])
-            out += [f"## {title} (row against column)", "", _md_table(["", *[f"`{n}`" for n in names]], rows), ""]
+            out += [f"## {title} (row against column)", "", md_table(["", *[f"`{n}`" for n in names]], rows), ""]
             out += _embed(charts, (f"heatmap_{fig}",), fill)
-    if m["kind"] == "sweep":
+    if m.kind == "sweep":
         out += _sweep_tables(a)
         out += _embed(charts, SWEEP_CHARTS, fill)
     out += ["## Summary", "", "One row per strategy and opponent.", ""]
     header = ["strategy", "opponent"]
     if "value" in a.summary:
-        header.append(str(m.get("param", "value")))
+        header.append(str(m.param or "value"))
     header += ["hands", "points per hand", *RATE_FIGURES, "mean knock deadwood", "mean turns"]
     has_games = "game_win_rate" in a.summary
     if has_games:
@@ -181,21 +147,21 @@ def report_markdown(a: Analysis) -> str:
             row.append(str(r.value))
         row += [
             f"{r.hands:,}",
-            _points(r),
-            *[_rate(r, n) for n in RATE_FIGURES],
-            _cell(r.mean_knock_deadwood, 2),
-            _cell(r.mean_turns, 2),
+            md_points(r),
+            *[md_rate(r, n) for n in RATE_FIGURES],
+            cell(r.mean_knock_deadwood, 2),
+            cell(r.mean_turns, 2),
         ]
         if has_games:
-            row.append(_rate(r, "game_win_rate"))
+            row.append(md_rate(r, "game_win_rate"))
         row.append(str(r.forfeits) + (f" ({r.forfeit_reasons})" if r.forfeits and r.forfeit_reasons else ""))
         rows.append(row)
-    out += [_md_table(header, rows), ""]
+    out += [md_table(header, rows), ""]
     out += _embed(charts, ("outcomes", "knock_deadwood", "turns"), fill)
     out += [
         "Files: `summary.csv` (these figures, intervals as `<name>_lo`/`<name>_hi`), "
         + ("`ratings.csv`, " if a.ratings is not None else "")
-        + ("`sprt.csv` (the sequential test after each chunk), " if m.get("stopped") else "")
+        + ("`sprt.csv` (the sequential test after each chunk), " if m.stopped else "")
         + "`manifest.json` (what was played and how), `hands/*.parquet` (the hand log).",
         "",
     ]
@@ -204,8 +170,8 @@ def report_markdown(a: Analysis) -> str:
 
 def _sweep_tables(a: Analysis) -> list[str]:
     m = a.manifest
-    param = m.get("param", "value")
-    swept = {p["label_a"] for p in m["pairings"]}
+    param = m.param or "value"
+    swept = {p.label_a for p in m.pairings}
     out = [f"## Sweep of `{param}`", ""]
     df = a.summary[a.summary["strategy"].isin(swept)]
     for opp, part in df.groupby("opponent", sort=False):
@@ -217,24 +183,22 @@ def _sweep_tables(a: Analysis) -> list[str]:
         for r in part.itertuples(index=False):
             row = [
                 str(r.value),
-                _points(r),
-                _rate(r, "win_rate"),
-                _rate(r, "undercut_rate"),
-                _rate(r, "knock_rate"),
-                _rate(r, "gin_rate"),
+                md_points(r),
+                md_rate(r, "win_rate"),
+                md_rate(r, "undercut_rate"),
+                md_rate(r, "knock_rate"),
+                md_rate(r, "gin_rate"),
             ]
             if "game_win_rate" in part:
-                row.append(_rate(r, "game_win_rate"))
+                row.append(md_rate(r, "game_win_rate"))
             rows.append(row)
-        out += [_md_table(header, rows), ""]
+        out += [md_table(header, rows), ""]
     return out
 
 
-def _sprt_text(s: dict[str, Any], pairing: dict[str, Any] | None = None) -> str:
+def _sprt_text(s: dict[str, Any], pairing: PairingRecord | None = None) -> str:
     """The "Sequential test" section: decision, LLR and bounds, Elo, the pair counts, definitions."""
-    from ginsim.analysis.sprt import OUTCOME_NAMES, PAIR_SCORES, as_float
-
-    a, b = (f"`{pairing['label_a']}`", f"`{pairing['label_b']}`") if pairing else ("A", "B")
+    a, b = (f"`{pairing.label_a}`", f"`{pairing.label_b}`") if pairing else ("A", "B")
     counts = list(s.get("pentanomial") or [0] * 5)
     lines = [
         f"SPRT of {a} against {b} ({s.get('hypotheses', '')}): **{s.get('decision')}** after "
@@ -245,7 +209,7 @@ def _sprt_text(s: dict[str, Any], pairing: dict[str, Any] | None = None) -> str:
         f"- Elo of {a} against {b}: {as_float(s.get('elo')):+.1f} (95% {as_float(s.get('elo_lo')):+.1f} "
         f"to {as_float(s.get('elo_hi')):+.1f})",
         "",
-        _md_table(
+        md_table(
             ["deal pairs where " + a, "pair score", "pairs"],
             [
                 [n.replace("+", " or "), f"{x:g}", f"{c:,}"]
@@ -286,20 +250,11 @@ def _embed(charts: dict[str, str], stems: tuple[str, ...], fill: dict[str, str])
     return out
 
 
-def sweep_base(m: dict[str, Any]) -> str:
-    """The swept strategy without the swept parameter: ``threshold`` for a knock_at sweep."""
-    if not m.get("pairings"):
-        return "the swept strategy"
-    name, _, params = str(m["pairings"][0]["label_a"]).partition(":")
-    keep = [kv for kv in params.split(",") if kv and not kv.startswith(f"{m.get('param')}=")]
-    return name + (":" + ",".join(keep) if keep else "")
-
-
 def _caption_values(a: Analysis) -> dict[str, str]:
     """What the captions' ``{param}``, ``{base}`` and ``{target}`` stand for in this run."""
     m = a.manifest
     return {
-        "param": str(m.get("param", "")),
-        "base": sweep_base(m) if m["kind"] == "sweep" else "",
-        "target": str(m["rules"].get("target_score", "")),
+        "param": str(m.param or ""),
+        "base": sweep_base(m) if m.kind == "sweep" else "",
+        "target": str(m.rules.get("target_score", "")),
     }

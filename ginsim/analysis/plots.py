@@ -10,7 +10,7 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -19,13 +19,10 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
-from ginsim.analysis.markdown import sweep_base
-from ginsim.analysis.stats import outcome_codes
+from ginsim.analysis.figures import Analysis, matrix
+from ginsim.analysis.format import describe_run
 from ginsim.engine.play import OUTCOMES
-from ginsim.run.runner import chunk_files, read_chunk
-
-if TYPE_CHECKING:
-    from ginsim.analysis.report import Analysis
+from ginsim.run.records import Manifest, PairingRecord, chunk_files, outcome_codes, read_chunk
 
 DPI = 100
 CHARTS_DIR = "charts"
@@ -93,10 +90,10 @@ def _add(d: dict[str, np.ndarray], key: str, counts: np.ndarray) -> None:
     d[key] = np.pad(old, (0, n - len(old))) + np.pad(counts, (0, n - len(counts)))
 
 
-def read_log_counts(folder: Path, pairings: list[dict[str, Any]]) -> LogCounts:
+def read_log_counts(folder: Path, pairings: list[PairingRecord]) -> LogCounts:
     """Count outcomes, hand lengths and knock deadwood per strategy, reading only the needed
     columns of one chunk file at a time (memory stays flat for millions of hands)."""
-    labels = {int(p["index"]): (p["label_a"], p["label_b"]) for p in pairings}
+    labels = {int(p.index): (p.label_a, p.label_b) for p in pairings}
     out = LogCounts()
     for f in chunk_files(folder):
         df = read_chunk(f, _LOG_COLUMNS)
@@ -121,43 +118,6 @@ def read_log_counts(folder: Path, pairings: list[dict[str, Any]]) -> LogCounts:
 
 
 # -- titles and sizes --------------------------------------------------------------------------
-def describe_run(manifest: dict[str, Any], complete: bool = True) -> str:
-    """What was played, in one line: who, how many hands or games, rules that differ."""
-    m = manifest
-    pairings = m.get("pairings", [])
-    if m["kind"] == "match" and pairings:
-        who = f"{pairings[0]['label_a']} vs {pairings[0]['label_b']}"
-    elif m["kind"] == "sweep" and pairings:
-        values = list(dict.fromkeys(p["value"] for p in pairings))
-        opponents = ", ".join(dict.fromkeys(p["label_b"] for p in pairings))
-        who = f"{sweep_base(m)}, {m.get('param')} = {_values_text(values)} vs {opponents}"
-    else:
-        who = f"round-robin of {len(m['strategies'])} strategies"
-    stopped = m.get("stopped") if m.get("status") == "stopped" else None
-    if stopped:
-        size = f"{stopped['hands']:,} hands (the SPRT stopped; at most {m['hands']:,})"
-    elif m.get("hands") is not None:
-        size = f"{m['hands']:,} hands per pairing"
-    else:
-        size = f"{m['games']:,} games to {m['rules']['target_score']} per pairing"
-    if m.get("duplicate"):
-        size += ", duplicate deals"
-    rules = ", ".join(f"{k}={v}" for k, v in (m.get("rules_differ") or {}).items()) or "default rules"
-    return " · ".join([who, size, rules]) + ("" if complete or stopped else " · partial run")
-
-
-def _values_text(values: list[Any]) -> str:
-    """A sweep's values: ``0…10`` for every whole number between, else the list (``2, 6, 10``)."""
-    if len(values) <= 2:
-        return ", ".join(str(v) for v in values)
-    whole = all(isinstance(v, int) and not isinstance(v, bool) for v in values)
-    if whole and values == list(range(values[0], values[-1] + 1)):
-        return f"{values[0]}…{values[-1]}"
-    if len(values) <= 6:
-        return ", ".join(str(v) for v in values)
-    return f"{values[0]}…{values[-1]} ({len(values)} values)"
-
-
 def _font(n: int) -> float:
     """Text size for a chart of ``n`` rows or columns: smaller as the field grows."""
     return float(np.clip(12 - 0.35 * n, 8, 11))
@@ -436,10 +396,10 @@ def sprt_chart(trace: pd.DataFrame, result: dict[str, Any], played: str = "", ax
 
 
 # -- a run folder's charts ---------------------------------------------------------------------
-def strategy_order(manifest: dict[str, Any]) -> list[str]:
+def strategy_order(manifest: Manifest) -> list[str]:
     """Strategies in reading order: each pairing's first side, then the second sides."""
-    ps = manifest.get("pairings", [])
-    return list(dict.fromkeys([p["label_a"] for p in ps] + [p["label_b"] for p in ps]))
+    ps = manifest.pairings
+    return list(dict.fromkeys([p.label_a for p in ps] + [p.label_b for p in ps]))
 
 
 def sweep_rows(a: Analysis) -> pd.DataFrame:
@@ -447,7 +407,7 @@ def sweep_rows(a: Analysis) -> pd.DataFrame:
     s = a.summary
     if "param" not in s:
         return s.iloc[0:0]
-    return s[s["param"].astype(str) == str(a.manifest.get("param"))]
+    return s[s["param"].astype(str) == str(a.manifest.param)]
 
 
 def save(fig: Figure, folder: Path, stem: str, svg: bool = False) -> list[Path]:
@@ -463,8 +423,6 @@ def save(fig: Figure, folder: Path, stem: str, svg: bool = False) -> list[Path]:
 def draw_all(analysis: Analysis, svg: bool = False) -> list[Path]:
     """Every chart of a run folder into ``DIR/charts/`` (replacing the old ones);
     returns the files written."""
-    from ginsim.analysis.report import matrix
-
     a = analysis
     m = a.manifest
     out = a.folder / CHARTS_DIR
@@ -480,7 +438,7 @@ def draw_all(analysis: Analysis, svg: bool = False) -> list[Path]:
         return []
     played = describe_run(m, a.complete)
     charts: list[tuple[str, Figure]] = []
-    if m["kind"] == "roundrobin":
+    if m.kind == "roundrobin":
         figures = ["points_per_hand", "win_rate"]
         if "game_win_rate" in a.summary:
             figures.insert(0, "game_win_rate")
@@ -488,18 +446,18 @@ def draw_all(analysis: Analysis, svg: bool = False) -> list[Path]:
             charts.append((f"heatmap_{figure}", heatmap(matrix(a, figure), figure, played)))
         if a.ratings is not None and not a.ratings.empty:
             charts.append(("ratings", ratings_chart(a.ratings, played)))
-    if m["kind"] == "sweep":
+    if m.kind == "sweep":
         rows = sweep_rows(a)
         for figure in SWEEP_FIGURES:
             if figure in rows and rows[figure].notna().any():
-                charts.append((f"sweep_{figure}", sweep_chart(rows, str(m.get("param")), figure, played)))
-    counts = read_log_counts(a.folder, m["pairings"])
+                charts.append((f"sweep_{figure}", sweep_chart(rows, str(m.param), figure, played)))
+    counts = read_log_counts(a.folder, m.pairings)
     order = strategy_order(m)
     charts.append(("outcomes", outcome_chart(counts.frame("outcomes", order), played)))
     charts.append(("turns", turns_chart(counts.frame("turns", [ALL, *order]), played)))
     charts.append(("knock_deadwood", knock_deadwood_chart(counts.frame("deadwood", order), played)))
-    if a.sprt is not None and m.get("stopped"):
-        charts.append(("sprt", sprt_chart(a.sprt, m["stopped"], played)))
+    if a.sprt is not None and m.stopped:
+        charts.append(("sprt", sprt_chart(a.sprt, m.stopped, played)))
     clear()
     written: list[Path] = []
     for stem, fig in charts:

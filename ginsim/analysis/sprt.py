@@ -22,15 +22,14 @@ is ``L(elo0)``, ``L(elo1)``: ``pᵢ / (1 + λ·(xᵢ − s))`` with λ solving t
 test accepts H1 once the LLR reaches ``ln((1 − β) / α)`` and H0 once it falls to
 ``ln(β / (1 − α))``.
 
-Chunks finish in any order but the test reads them in order (chunk 0, 1, 2, …: only the
-contiguous prefix counts), so the decision, the hands it took and the hand log are the
-same whatever ``--jobs`` or the backend. Chunks played past the decision are deleted.
+``SPRT`` is a ``StopRule`` of ginsim.run.sequential, which plays the chunks and reads
+them in order, so the decision is the same whatever ``--jobs`` or the backend.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,12 +37,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ginsim.errors import RunError
+from ginsim.run.records import chunk_files, chunk_path, read_chunk
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from ginsim.run.plan import RunPlan
-    from ginsim.run.worker import ChunkTask
 
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 """The pair score of each pentanomial outcome (A's mean score over the two hands)."""
@@ -269,64 +268,24 @@ class SPRT:
     def from_result(cls, result: Mapping[str, Any]) -> SPRT:
         return cls(float(result["elo0"]), float(result["elo1"]), float(result["alpha"]), float(result["beta"]))
 
-    # -- the runner's hook -------------------------------------------------------------------
-    def run(
-        self,
-        plan: RunPlan,
-        folder: Path,
-        tasks: list[ChunkTask],
-        results_fn: Callable[[list[ChunkTask]], Iterable[tuple[ChunkTask, dict[str, np.ndarray]]]],
-        progress: Any,
-    ) -> dict[str, Any]:
-        """Play ``tasks`` (the chunks without a file), reading chunks in order and stopping at
-        the first chunk after which the test decides; chunk files past it are deleted."""
-        from ginsim.run.runner import chunk_path, write_chunk
-
+    # -- the runner's StopRule (ginsim.run.sequential) ----------------------------------
+    def check_plan(self, plan: RunPlan) -> None:
         check_plan(plan)
-        pairing = plan.pairings[0].index
-        total = len(plan.chunks())
-        pending = {t.chunk for t in tasks}
-        counts = np.zeros(5, dtype=np.int64)
-        ready: dict[int, np.ndarray] = {}  # chunk -> its counts, played but not yet reached
-        done = 0  # chunks 0..done-1 are counted
-        decision = UNDECIDED
 
-        def advance() -> str:
-            """Count every chunk that is next in order and available; the decision so far."""
-            nonlocal done, counts
-            while done < total:
-                if done in ready:
-                    part = ready.pop(done)
-                elif done not in pending:  # on disk from an earlier run
-                    part = read_chunk_counts(chunk_path(folder, pairing, done))
-                else:
-                    break
-                counts = counts + part
-                done += 1
-                value = self.llr(counts)
-                _show(progress, value, self)
-                if self.decide(value) != UNDECIDED:
-                    return self.decide(value)
-            return UNDECIDED
+    def empty_counts(self) -> np.ndarray:
+        return np.zeros(5, dtype=np.int64)
 
-        decision = advance()
-        if decision == UNDECIDED:
-            todo = [t for t in tasks if t.chunk >= done]
-            results = iter(results_fn(todo))
-            try:
-                for task, arrays in results:
-                    write_chunk(chunk_path(folder, task.pairing, task.chunk), arrays)
-                    progress.update(2 * (task.stop - task.start))
-                    ready[task.chunk] = pentanomial(arrays)
-                    decision = advance()
-                    if decision != UNDECIDED:
-                        break
-            finally:
-                _close(results)
-        if decision != UNDECIDED:
-            for ci in range(done, total):  # played past the decision: not part of the run
-                chunk_path(folder, pairing, ci).unlink(missing_ok=True)
-        return self.evaluate(counts, done)
+    def chunk_counts(self, arrays: Mapping[str, np.ndarray]) -> np.ndarray:
+        return pentanomial(arrays)
+
+    def file_counts(self, path: Path) -> np.ndarray:
+        return read_chunk_counts(path)
+
+    def decided(self, counts: np.ndarray) -> bool:
+        return self.decide(self.llr(counts)) != UNDECIDED
+
+    def status(self, counts: np.ndarray) -> str:
+        return f"LLR {self.llr(counts):+.2f} [{self.lower:.2f}, {self.upper:.2f}]"
 
 
 def check_plan(plan: RunPlan) -> None:
@@ -339,8 +298,6 @@ def check_plan(plan: RunPlan) -> None:
 
 
 def read_chunk_counts(path: Path) -> np.ndarray:
-    from ginsim.run.runner import read_chunk
-
     return pentanomial(read_chunk(path, LOG_COLUMNS))
 
 
@@ -348,8 +305,6 @@ def trace(folder: Path, result: Mapping[str, Any]) -> pd.DataFrame:
     """The test after each chunk of a run folder, in chunk order: chunk, hands, pairs,
     llr, elo, elo_lo, elo_hi (what the LLR chart and sprt.csv show)."""
     import pandas as pd
-
-    from ginsim.run.runner import chunk_files, chunk_path
 
     test = SPRT.from_result(result)
     counts = np.zeros(5, dtype=np.int64)
@@ -413,21 +368,3 @@ def _json_float(v: float) -> float | str | None:
 def as_float(v: Any) -> float:
     """A float back from the manifest (null is nan, "inf" is inf)."""
     return math.nan if v is None else float(v)
-
-
-def _show(progress: Any, value: float, test: SPRT) -> None:
-    post = getattr(progress, "set_postfix_str", None)
-    if post is not None:
-        post(f"LLR {value:+.2f} [{test.lower:.2f}, {test.upper:.2f}]", refresh=False)
-
-
-def _close(results: Iterator[Any]) -> None:
-    """Stop the backend's generator: chunks still running are cancelled, without joblib's
-    warning about finished chunks left unused (those past the decision are meant to go)."""
-    import warnings
-
-    close = getattr(results, "close", None)
-    if close is not None:
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message=r".*(been successfully executed|have been cancelled)")
-            close()

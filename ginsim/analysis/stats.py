@@ -17,11 +17,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ginsim.engine.play import OUTCOMES
-from ginsim.run.runner import read_chunk
+from ginsim.run.records import OUTCOME_CODE, PairingRecord, outcome_codes, read_chunk
 
 Z95 = 1.959963984540054
-_CODE = {name: i for i, name in enumerate(OUTCOMES)}
+_CODE = OUTCOME_CODE
 
 SUM_FIELDS = (
     "hands",
@@ -73,16 +72,6 @@ def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
     lo = 0.0 if successes <= 0 else max(0.0, centre - half)
     hi = 1.0 if successes >= n else min(1.0, centre + half)
     return (lo, hi)
-
-
-def outcome_codes(series: pd.Series) -> np.ndarray:
-    """Outcome column as integer codes, whether stored as codes or as text."""
-    if pd.api.types.is_integer_dtype(series.dtype):
-        return series.to_numpy(dtype=np.int16)
-    if isinstance(series.dtype, pd.CategoricalDtype):  # as the hand log stores it: map the few categories
-        lookup = np.array([_CODE[str(c)] for c in series.cat.categories] + [-1], dtype=np.int16)
-        return lookup[series.cat.codes.to_numpy()]  # a missing value (code -1) stays -1
-    return series.astype(str).map(_CODE).to_numpy(dtype=np.int16)
 
 
 def chunk_sums(df: pd.DataFrame) -> tuple[dict[tuple[int, int], dict[str, float]], dict[tuple[int, int], list[str]]]:
@@ -210,23 +199,23 @@ def points_se(s: dict[str, float]) -> float:
 def summarize(
     sums: dict[tuple[int, int], dict[str, float]],
     reasons: dict[tuple[int, int], list[str]],
-    pairings: list[dict[str, Any]],
+    pairings: list[PairingRecord],
 ) -> pd.DataFrame:
     """One row per ordered (strategy, opponent) pair: METRICS.md figures."""
     rows = []
     for p in pairings:
         for side in (0, 1):
-            key = (p["index"], side)
+            key = (p.index, side)
             if key not in sums:
                 continue
             row: dict[str, Any] = {
-                "strategy": p["label_a"] if side == 0 else p["label_b"],
-                "opponent": p["label_b"] if side == 0 else p["label_a"],
+                "strategy": p.label_a if side == 0 else p.label_b,
+                "opponent": p.label_b if side == 0 else p.label_a,
             }
-            if "param" in p:
-                row["param"] = p["param"] if side == 0 else ""
-                row["value"] = p["value"] if side == 0 else ""
-            row["pairing"] = p["index"]
+            if p.param is not None:
+                row["param"] = p.param if side == 0 else ""
+                row["value"] = p.value if side == 0 else ""
+            row["pairing"] = p.index
             row.update(figures(sums[key]))
             row["forfeit_reasons"] = " | ".join(reasons.get(key, []))
             rows.append(row)
@@ -295,16 +284,16 @@ def bradley_terry(names: list[str], wins: np.ndarray, prior: float = 0.5, iterat
 
 
 def pairwise_wins(
-    sums: dict[tuple[int, int], dict[str, float]], pairings: list[dict[str, Any]], names: list[str]
+    sums: dict[tuple[int, int], dict[str, float]], pairings: list[PairingRecord], names: list[str]
 ) -> np.ndarray:
     """wins[i, j]: hands names[i] won against names[j] (draws left out)."""
     idx = {n: i for i, n in enumerate(names)}
     wins = np.zeros((len(names), len(names)))
     for p in pairings:
         for side in (0, 1):
-            s = sums.get((p["index"], side))
+            s = sums.get((p.index, side))
             if s is None:
                 continue
-            me, opp = (p["label_a"], p["label_b"]) if side == 0 else (p["label_b"], p["label_a"])
+            me, opp = (p.label_a, p.label_b) if side == 0 else (p.label_b, p.label_a)
             wins[idx[me], idx[opp]] += s["wins"]
     return wins

@@ -18,22 +18,28 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from ginsim import __version__
 from ginsim.engine import _native as native
-from ginsim.engine.play import OUTCOMES
 from ginsim.errors import GinsimError, RunError
 from ginsim.run.plan import RunPlan
-from ginsim.run.worker import COLUMNS, ChunkTask, play_chunk
-
-if TYPE_CHECKING:
-    import pandas as pd
-
-MANIFEST = "manifest.json"
-HANDS_DIR = "hands"
+from ginsim.run.records import (
+    HANDS_DIR,
+    Manifest,
+    PairingRecord,
+    RunKind,
+    RunStatus,
+    StrategyRecord,
+    chunk_path,
+    read_manifest,
+    write_chunk,
+    write_manifest,
+)
+from ginsim.run.sequential import StopRule, run_sequential
+from ginsim.run.worker import ChunkTask, play_chunk
 
 
 @dataclass
@@ -45,19 +51,7 @@ class RunOptions:
     scheduler: str | None = None  # dask scheduler address
     quiet: bool = False
     command: str = ""
-    stop_rule: Any = None  # a sequential test deciding when to stop (SPRT), or None
-
-
-def chunk_path(folder: Path, pairing: int, chunk: int) -> Path:
-    return folder / HANDS_DIR / f"p{pairing:04d}-c{chunk:06d}.parquet"
-
-
-def chunk_files(folder: Path) -> list[Path]:
-    """The finished chunk files of a run folder, in (pairing, chunk) order."""
-    d = folder / HANDS_DIR
-    if not d.is_dir():
-        return []
-    return sorted(d.glob("p*-c*.parquet"))
+    stop_rule: StopRule | None = None  # a sequential test deciding when to stop (SPRT), or None
 
 
 def _now() -> str:
@@ -76,32 +70,6 @@ def platform_info() -> dict[str, Any]:
         "cpus": os.cpu_count(),
         "node": platform.node(),
     }
-
-
-def write_json_atomic(path: Path, data: dict[str, Any]) -> None:
-    tmp = path.with_name(path.name + f".tmp-{os.getpid()}")
-    tmp.write_text(json.dumps(data, indent=2, default=str) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
-
-
-def read_manifest(folder: Path) -> dict[str, Any]:
-    """The manifest of a run folder; RunError if the folder is not a readable run."""
-    path = folder / MANIFEST
-    if not folder.exists():
-        raise RunError(f"{folder}: no such results folder")
-    if not folder.is_dir():
-        raise RunError(f"{folder}: not a folder")
-    if not path.is_file():
-        raise RunError(f"{folder}: not a ginsim results folder (no {MANIFEST})")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise RunError(f"{path}: cannot read it ({e.strerror or e})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise RunError(f"{path}: not a valid manifest ({e})") from None
-    if not isinstance(data, dict) or "identity" not in data or "ginsim" not in data:
-        raise RunError(f"{path}: not a ginsim manifest")
-    return data
 
 
 def default_out(kind: str, base: Path = Path("results")) -> Path:
@@ -123,7 +91,7 @@ def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     return [k for k in keys if old.get(k) != new.get(k)]
 
 
-def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[dict[str, Any], bool]:
+def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[Manifest, bool]:
     """Create a new run folder, or check that an existing one holds this very plan.
     Returns the manifest and whether the run resumes."""
     identity = _normalize(plan.identity())
@@ -131,95 +99,64 @@ def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[dict[str
         raise RunError(f"--out {out}: exists and is not a folder")
     if out.is_dir() and any(out.iterdir()):
         manifest = read_manifest(out)
-        old = manifest["identity"]
-        if old != identity:
-            diff = ", ".join(_differences(old, identity))
+        if manifest.identity != identity:
+            diff = ", ".join(_differences(manifest.identity, identity))
             raise RunError(
                 f"--out {out} holds a different run (differs in: {diff}); use another --out or the same command"
             )
-        if manifest.get("ginsim") != __version__:
+        if manifest.ginsim != __version__:
             raise RunError(
-                f"--out {out} was written by ginsim {manifest.get('ginsim')}, this is {__version__}; use another --out"
+                f"--out {out} was written by ginsim {manifest.ginsim}, this is {__version__}; use another --out"
             )
         for stale in (out / HANDS_DIR).glob("*.tmp-*"):
             stale.unlink(missing_ok=True)
-        manifest.setdefault("resumed", []).append(_now())
-        manifest["finished"] = None
-        manifest["status"] = "running"
-        write_json_atomic(out / MANIFEST, manifest)
+        manifest.resumed.append(_now())
+        manifest.finished = None
+        manifest.status = RunStatus.RUNNING
+        write_manifest(out, manifest)
         return manifest, True
     try:
         (out / HANDS_DIR).mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise RunError(f"--out {out}: cannot create it ({e.strerror or e})") from None
-    manifest = {
-        "ginsim": __version__,
-        "command": opts.command,
-        "kind": plan.kind,
-        "started": _now(),
-        "finished": None,
-        "status": "running",
-        "strategies": _strategies(plan),
-        "pairings": [p.to_dict() for p in plan.pairings],
-        "rules": plan.rules.to_dict(),
-        "rules_differ": plan.rules.differences(),
-        "clock": plan.rules.time_per_hand is not None,
-        "seed": plan.seed,
-        "hands": plan.hands,
-        "games": plan.games,
-        "duplicate": plan.duplicate,
-        "chunk": plan.chunk,
-        "chunks": len(plan.chunks()),
-        "jobs": opts.jobs,
-        "backend": opts.backend,
-        "scheduler": opts.scheduler,  # the dask scheduler's address; null: a local cluster (or loky)
-        "cwd": os.getcwd(),  # where relative paths (a file.py:Class strategy) are read from
-        "platform": platform_info(),
-        "identity": identity,
-    }
-    if plan.extra:
-        manifest.update(plan.extra)
-    write_json_atomic(out / MANIFEST, manifest)
+    manifest = Manifest(
+        ginsim=__version__,
+        command=opts.command,
+        kind=RunKind(plan.kind),
+        started=_now(),
+        status=RunStatus.RUNNING,
+        strategies=_strategies(plan),
+        pairings=[PairingRecord(**p.to_dict()) for p in plan.pairings],
+        rules=plan.rules.to_dict(),
+        rules_differ=plan.rules.differences(),
+        clock=plan.rules.time_per_hand is not None,
+        seed=plan.seed,
+        hands=plan.hands,
+        games=plan.games,
+        duplicate=plan.duplicate,
+        chunk=plan.chunk,
+        chunks=len(plan.chunks()),
+        jobs=opts.jobs,
+        backend=opts.backend,
+        scheduler=opts.scheduler,
+        cwd=os.getcwd(),
+        platform=platform_info(),
+        identity=identity,
+        param=plan.extra.get("param"),
+        base=plan.extra.get("base"),
+    )
+    write_manifest(out, manifest)
     return manifest, False
 
 
-def _strategies(plan: RunPlan) -> list[dict[str, Any]]:
-    seen: dict[str, dict[str, Any]] = {}
+def _strategies(plan: RunPlan) -> list[StrategyRecord]:
+    seen: dict[str, StrategyRecord] = {}
     for p in plan.pairings:
         for spec, label in ((p.a, p.label_a), (p.b, p.label_b)):
             if label not in seen:
                 params = {**spec.load_class().parameters(), **spec.params}
-                seen[label] = {"label": label, "spec": spec.text, "target": spec.target, "parameters": params}
+                seen[label] = StrategyRecord(label, spec.text, spec.target, _normalize(params))
     return list(seen.values())
-
-
-def write_chunk(path: Path, arrays: dict[str, np.ndarray]) -> None:
-    """Write one chunk's records to Parquet atomically (temporary name, then rename)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    cols: dict[str, Any] = {}
-    for name in COLUMNS:
-        if name == "outcome":
-            cols[name] = pa.DictionaryArray.from_arrays(
-                pa.array(arrays[name].astype(np.int8)), pa.array(list(OUTCOMES))
-            )
-        else:
-            cols[name] = pa.array(arrays[name])
-    cols["forfeit_reason"] = pa.array(arrays["forfeit_reason"].tolist(), type=pa.string()).dictionary_encode()
-    table = pa.table(cols)
-    tmp = path.with_name(path.name + f".tmp-{os.getpid()}")
-    pq.write_table(table, tmp, compression="zstd")
-    os.replace(tmp, path)
-
-
-def read_chunk(path: Path, columns: list[str] | None = None) -> pd.DataFrame:
-    """One chunk file of the hand log as a pandas DataFrame (only ``columns``, if given).
-    Reads the single file directly, which is about twice as fast as ``pd.read_parquet``
-    for the many small files of a big run."""
-    import pyarrow.parquet as pq
-
-    return pq.ParquetFile(path).read(columns=columns, use_threads=False).to_pandas(use_threads=False)
 
 
 def _tasks(plan: RunPlan, folder: Path) -> tuple[list[ChunkTask], int]:
@@ -270,13 +207,13 @@ def run_plan(plan: RunPlan, out: Path | None, opts: RunOptions, on_done: Callabl
     tasks, done_units = _tasks(plan, folder)
     # every invocation is a session; the top-level jobs and backend say what played the
     # chunks, so a rerun with nothing left to play leaves them as they were
-    manifest.setdefault("sessions", []).append(
+    manifest.sessions.append(
         {"started": _now(), "jobs": jobs, "backend": opts.backend, "scheduler": opts.scheduler, "chunks": len(tasks)}
     )
     if tasks or not resumed:
-        manifest["jobs"] = jobs
-        manifest["backend"] = opts.backend
-        manifest["scheduler"] = opts.scheduler
+        manifest.jobs = jobs
+        manifest.backend = opts.backend
+        manifest.scheduler = opts.scheduler
     copies = plan.hands_per_unit() if plan.mode == "hands" else (2 if plan.duplicate else 1)
     total_units = plan.units * len(plan.pairings)
     unit_name = "hands" if plan.mode == "hands" else "games"
@@ -284,10 +221,10 @@ def run_plan(plan: RunPlan, out: Path | None, opts: RunOptions, on_done: Callabl
     start = time.perf_counter()
     played = 0
     stopped = None
-    manifest.pop("stopped", None)  # a resumed run's sequential test is evaluated afresh
+    manifest.stopped = None  # a resumed run's sequential test is evaluated afresh
     try:
         if opts.stop_rule is not None:
-            stopped = opts.stop_rule.run(plan, folder, tasks, lambda ts: _results(ts, jobs, opts), progress)
+            stopped = run_sequential(opts.stop_rule, plan, folder, tasks, lambda ts: _results(ts, jobs, opts), progress)
         else:
             for task, arrays in _results(tasks, jobs, opts):
                 write_chunk(chunk_path(folder, task.pairing, task.chunk), arrays)
@@ -295,23 +232,23 @@ def run_plan(plan: RunPlan, out: Path | None, opts: RunOptions, on_done: Callabl
                 progress.update((task.stop - task.start) * copies)
     except GinsimError:
         progress.close()
-        manifest["status"] = "failed"
-        write_json_atomic(folder / MANIFEST, manifest)
+        manifest.status = RunStatus.FAILED
+        write_manifest(folder, manifest)
         raise
     except KeyboardInterrupt:
         progress.close()
-        manifest["status"] = "interrupted"
-        write_json_atomic(folder / MANIFEST, manifest)
+        manifest.status = RunStatus.INTERRUPTED
+        write_manifest(folder, manifest)
         raise RunError(
             f"interrupted; finished chunks are kept in {folder}: rerun the same command with --out {folder} to resume"
         ) from None
     progress.close()
-    manifest["finished"] = _now()
-    manifest["status"] = "stopped" if stopped is not None and stopped.get("stopped", True) else "complete"
-    if stopped is not None:
-        manifest["stopped"] = stopped
-    manifest["elapsed_s"] = round(time.perf_counter() - start, 3)
-    write_json_atomic(folder / MANIFEST, manifest)
+    manifest.finished = _now()
+    decided = stopped is not None and stopped.get("stopped", True)
+    manifest.status = RunStatus.STOPPED if decided else RunStatus.COMPLETE
+    manifest.stopped = stopped
+    manifest.elapsed_s = round(time.perf_counter() - start, 3)
+    write_manifest(folder, manifest)
     if on_done is not None:
         on_done(folder)
     return folder

@@ -10,44 +10,19 @@ cannot change a result.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ginsim.engine.game import play_game
-from ginsim.engine.play import OUTCOMES, HandResult, play_hand
+from ginsim.engine.play import HandResult, play_hand
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
+from ginsim.run.records import COLUMNS, OUTCOME_CODE
 from ginsim.run.seeding import check_decks, deal_seeds, decks_for, game_deal_seed, strategy_seed, strategy_seeds
-
-OUTCOME_CODE = {name: i for i, name in enumerate(OUTCOMES)}
-
-COLUMNS: dict[str, str] = {
-    "pairing": "uint16",
-    "deal": "uint32",  # deal index (hand mode) or game index (game mode)
-    "copy": "uint8",  # 0, or 1 for the seat-swapped replay of a duplicate deal
-    "game_hand": "uint16",  # hand number within its game (0 in hand mode)
-    "seat_a": "uint8",  # the seat the pairing's first strategy sat in
-    "dealer": "uint8",
-    "outcome": "uint8",  # index into OUTCOMES
-    "knocker": "int8",
-    "winner": "int8",
-    "points": "int16",
-    "knocker_deadwood": "int8",
-    "defender_deadwood_before": "int16",
-    "defender_deadwood_after": "int16",
-    "layoff_cards": "int8",
-    "turns": "int16",
-    "stock_left": "int8",
-    "score_0": "int16",  # seat scores before the hand (game mode)
-    "score_1": "int16",
-    "game_end": "bool",  # the hand that ended its game (game mode)
-    "game_winner": "int8",  # on that hand: the game's winning seat, -1 undecided
-    "forfeit_seat": "int8",
-}
-"""The hand log's columns and dtypes; ``forfeit_reason`` (text) is kept apart."""
 
 
 @dataclass(frozen=True)
@@ -89,44 +64,41 @@ class _Columns:
         self.rows.append((pairing, deal, copy, game_hand, seat_a, r, scores, game_end, game_winner))
 
     def arrays(self) -> dict[str, np.ndarray]:
-        rows = self.rows
-        n = len(rows)
+        n = len(self.rows)
+        values: dict[str, Any] = {name: () for name in COLUMNS}
+        reasons: tuple[str, ...] = ()
         if n:
-            pairing, deal, copy, game_hand, seat_a, results, scores, game_end, game_winner = zip(*rows, strict=True)
-            (outcome, knocker, winner, points, kdw, before, after, laid, turns, stock, dealer, fseat, reason) = zip(
-                *(r[:13] for r in results), strict=True
+            pairing, deal, copy, game_hand, seat_a, results, scores, game_end, game_winner = zip(
+                *self.rows, strict=True
             )
-            score_0, score_1 = zip(*scores, strict=True)
-        else:
-            pairing = deal = copy = game_hand = seat_a = game_end = game_winner = ()
-            outcome = knocker = winner = points = kdw = before = after = laid = turns = stock = dealer = ()
-            fseat = reason = score_0 = score_1 = ()
-        values = {
-            "pairing": pairing,
-            "deal": deal,
-            "copy": copy,
-            "game_hand": game_hand,
-            "seat_a": seat_a,
-            "dealer": dealer,
-            "outcome": [OUTCOME_CODE[o] for o in outcome],
-            "knocker": knocker,
-            "winner": winner,
-            "points": points,
-            "knocker_deadwood": kdw,
-            "defender_deadwood_before": before,
-            "defender_deadwood_after": after,
-            "layoff_cards": laid,
-            "turns": turns,
-            "stock_left": stock,
-            "score_0": score_0,
-            "score_1": score_1,
-            "game_end": game_end,
-            "game_winner": game_winner,
-            "forfeit_seat": fseat,
-        }
+            values.update(pairing=pairing, deal=deal, copy=copy, game_hand=game_hand, seat_a=seat_a)
+            values.update(game_end=game_end, game_winner=game_winner)
+            values["score_0"], values["score_1"] = zip(*scores, strict=True)
+            by_field = zip(*map(_READ_RESULT, results), strict=True)
+            values.update(zip(_RESULT_FIELDS, by_field, strict=True))
+            values["outcome"] = [OUTCOME_CODE[o] for o in values["outcome"]]
+            reasons = tuple(r.forfeit_reason for r in results)
         out = {name: np.asarray(values[name], dtype=dtype) for name, dtype in COLUMNS.items()}
-        out["forfeit_reason"] = np.asarray(reason, dtype=object).reshape(n)
+        out["forfeit_reason"] = np.asarray(reasons, dtype=object).reshape(n)
         return out
+
+
+_RESULT_FIELDS = (
+    "outcome",
+    "dealer",
+    "knocker",
+    "winner",
+    "points",
+    "knocker_deadwood",
+    "defender_deadwood_before",
+    "defender_deadwood_after",
+    "layoff_cards",
+    "turns",
+    "stock_left",
+    "forfeit_seat",
+)
+"""The columns each ``HandResult`` gives the hand log, read by name."""
+_READ_RESULT = operator.attrgetter(*_RESULT_FIELDS)
 
 
 def seats_for(copy: int, a: Strategy, b: Strategy) -> tuple[tuple[Strategy, Strategy], int]:

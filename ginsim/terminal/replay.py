@@ -22,7 +22,7 @@ from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import Event, PlayerView
 from ginsim.errors import GinsimError, RunError
-from ginsim.run.runner import chunk_files, read_manifest
+from ginsim.run.records import chunk_files, read_manifest
 from ginsim.run.seeding import deal_seed, decks_for, game_deal_seed, strategy_seed, text_key
 from ginsim.run.worker import first_dealer, seats_for
 from ginsim.terminal.textview import Style, event_text, hand_lines, result_lines
@@ -166,22 +166,22 @@ def replay_hand(run: RunLog, n: int, seat: int | None = None) -> Replay:
     m = run.manifest
     folder = run.folder
     try:
-        rules = Rules().with_values(dict(m["rules"]), f"{folder}/manifest.json")
-        pairing = next(p for p in m["pairings"] if p["index"] == row["pairing"])
-        spec_a, spec_b = parse_spec(pairing["a"]), parse_spec(pairing["b"])
-        seed = int(m["seed"])
-        mode = "hands" if m.get("hands") is not None else "games"
+        rules = Rules().with_values(dict(m.rules), f"{folder}/manifest.json")
+        pairing = next(p for p in m.pairings if p.index == row["pairing"])
+        spec_a, spec_b = parse_spec(pairing.a), parse_spec(pairing.b)
+        seed = int(m.seed)
+        mode = "hands" if m.hands is not None else "games"
     except GinsimError as e:
         hint = ""
         if "no file" in str(e):  # a relative path.py:Class is read from the current folder
-            hint = f"; run replay from {m.get('cwd') or 'the folder the run was started in'}, where that file is"
+            hint = f"; run replay from {m.cwd or 'the folder the run was started in'}, where that file is"
         raise RunError(f"{folder}: cannot rebuild the run ({e}{hint})") from None
     except (KeyError, TypeError, ValueError, StopIteration) as e:
         raise RunError(f"{folder}/manifest.json: cannot rebuild the run from it ({type(e).__name__}: {e})") from None
-    key = text_key("pairing", pairing["a"], pairing["b"])
+    key = text_key("pairing", pairing.a, pairing.b)
     copy, unit = row["copy"], row["deal"]
     strategies, seat_a = seats_for(copy, spec_a.build(), spec_b.build())
-    labels = (pairing["label_a"], pairing["label_b"])[:: 1 if seat_a == 0 else -1]
+    labels = (pairing.label_a, pairing.label_b)[:: 1 if seat_a == 0 else -1]
     names = (f"seat 0 ({labels[0]})", f"seat 1 ({labels[1]})")
     rec = Recorder()
     if seat is not None:
@@ -190,7 +190,7 @@ def replay_hand(run: RunLog, n: int, seat: int | None = None) -> Replay:
         strategies = (seated[0], seated[1])
     problems = [] if row["seat_a"] == seat_a else [f"seat_a {row['seat_a']} in the log, {seat_a} replayed"]
     log: list[Event] = []
-    vs = f"pairing {row['pairing']} ({pairing['label_a']} vs {pairing['label_b']})"
+    vs = f"pairing {row['pairing']} ({pairing.label_a} vs {pairing.label_b})"
     swapped = " (seats swapped)" if copy else ""
     if mode == "hands":
         where = f"{vs}, deal {unit}, copy {copy}{swapped}"

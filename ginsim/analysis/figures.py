@@ -1,0 +1,106 @@
+"""What the statistics make of a run folder: the ``Analysis`` (manifest, summary table,
+ratings, the sequential test's trace) and the round-robin matrix. Reads the folder
+through ginsim.run.records only; never plays a hand."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from ginsim.analysis.sprt import summary_columns, trace
+from ginsim.analysis.stats import bradley_terry, pairwise_wins, read_sums, summarize
+from ginsim.errors import RunError
+from ginsim.run.records import Manifest, chunk_files, read_manifest
+
+SUMMARY = "summary.csv"
+RATINGS = "ratings.csv"
+REPORT = "report.md"
+SPRT_TRACE = "sprt.csv"
+
+FIGURE_ORDER = (
+    "win_rate",
+    "points_per_hand",
+    "knock_rate",
+    "gin_rate",
+    "undercut_rate",
+    "undercuts_made_rate",
+    "draw_rate",
+    "mean_knock_deadwood",
+    "mean_turns",
+    "game_win_rate",
+)
+
+
+@dataclass
+class Analysis:
+    """What the stats make of a run folder."""
+
+    folder: Path
+    manifest: Manifest
+    summary: pd.DataFrame
+    ratings: pd.DataFrame | None
+    chunks_done: int
+    chunks_total: int
+    sprt: pd.DataFrame | None = None  # the sequential test after each chunk (runs with --sprt)
+
+    @property
+    def complete(self) -> bool:
+        return self.chunks_done >= self.chunks_total
+
+    @property
+    def names(self) -> list[str]:
+        return [s.label for s in self.manifest.strategies]
+
+
+def analyze(folder: Path) -> Analysis:
+    """Read a (finished or partly finished) run folder and compute every figure."""
+    manifest = read_manifest(folder)
+    files = chunk_files(folder)
+    try:
+        sums, reasons = read_sums(files)
+    except Exception as e:  # noqa: BLE001 - a damaged chunk file is one clear line
+        raise RunError(f"{folder}: cannot read the hand log ({type(e).__name__}: {e})") from None
+    summary = summarize(sums, reasons, manifest.pairings)
+    if not summary.empty:
+        summary = _ordered(summary)
+    ratings = None
+    if manifest.kind == "roundrobin" and sums:
+        names = [s.label for s in manifest.strategies]
+        ratings = bradley_terry(names, pairwise_wins(sums, manifest.pairings, names))
+    sprt = None
+    if manifest.stopped:
+        sprt = trace(folder, manifest.stopped)
+        if not summary.empty:  # the test's figures go on the row of A, the tested strategy
+            for name, value in summary_columns(manifest.stopped).items():
+                summary[name] = [value] + [None] * (len(summary) - 1)
+    total = manifest.chunks
+    return Analysis(folder, manifest, summary, ratings, len(files), total, sprt)
+
+
+def _ordered(summary: pd.DataFrame) -> pd.DataFrame:
+    cols = ["strategy", "opponent"]
+    if "param" in summary:
+        cols += ["param", "value"]
+    cols.append("hands")
+    if "games" in summary:
+        cols.append("games")
+    for name in FIGURE_ORDER:
+        if name not in summary:
+            continue
+        cols.append(name)
+        if f"{name}_lo" in summary:
+            cols += [f"{name}_lo", f"{name}_hi"]
+    cols += ["forfeits", "forfeit_reasons"]
+    cols += [c for c in summary if c.startswith("sprt_")]
+    return summary[[c for c in cols if c in summary]]
+
+
+def matrix(a: Analysis, figure: str) -> pd.DataFrame:
+    """Round-robin matrix: cell (row A, column B) holds A's figure against B."""
+    names = a.names
+    m = pd.DataFrame(index=names, columns=names, dtype=float)
+    for r in a.summary.itertuples(index=False):
+        m.loc[r.strategy, r.opponent] = getattr(r, figure)
+    return m

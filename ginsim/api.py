@@ -1,8 +1,12 @@
-"""Start a run from a description: used by the match/roundrobin/sweep commands and by
-experiment files alike, so both check and play things the same way."""
+"""Start a run from a description and analyse it: used by the match/roundrobin/sweep
+commands and by experiment files alike, so both check and play things the same way.
+
+This is the top of the data flow: it plans (ginsim.run.plan), plays (ginsim.run.runner)
+and hands the folder to the analysis (statistics, report.md, charts)."""
 
 from __future__ import annotations
 
+import shlex
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -11,8 +15,11 @@ from typing import Any
 
 from ginsim.engine.rules import Rules
 from ginsim.errors import RunError
-from ginsim.run.plan import RunPlan, check_counts, plan_match, plan_roundrobin, plan_sweep
+from ginsim.run.backends import require_dask
+from ginsim.run.config import load_experiment
+from ginsim.run.plan import RunPlan, plan_run
 from ginsim.run.runner import RunOptions, run_plan
+from ginsim.run.sequential import StopRule
 
 
 @dataclass
@@ -33,41 +40,27 @@ class RunSettings:
     plots: bool = True
     svg: bool = False
     command: str = ""
-    stop_rule: Any = None
+    stop_rule: StopRule | None = None
 
 
 def make_plan(kind: str, target: dict[str, Any], s: RunSettings, note: Callable[[str], None] | None = None) -> RunPlan:
-    """The plan of a match, round-robin or sweep. ``target`` names who plays:
-    ``{"a", "b"}``, ``{"strategies"}`` or ``{"strategy", "param", "versus"}``."""
-    hands, games = s.hands, s.games
-    if hands is None and games is None:
-        hands = 10_000
-    check_counts(hands, games)
+    """The plan of a match, round-robin or sweep (``ginsim.run.plan.plan_run``), after the
+    checks that need the settings (the backend)."""
     if s.scheduler and s.backend != "dask":
-        raise RunError("--scheduler is for --backend dask")
+        raise RunError("a scheduler address (--scheduler) is only for the dask backend (--backend dask)")
     if s.backend == "dask":  # before the run folder is touched
-        from ginsim.run.backends import require_dask
-
         require_dask()
-    if hands is not None and s.duplicate and hands % 2:
-        hands += 1
-        if note is not None:
-            note(f"note: duplicate deals come in pairs: playing {hands} hands per pairing")
-    kw: dict[str, Any] = {
-        "rules": s.rules,
-        "seed": s.seed,
-        "hands": hands,
-        "games": games,
-        "duplicate": s.duplicate,
-        "chunk": s.chunk,
-    }
-    if kind == "match":
-        return plan_match(target["a"], target["b"], **kw)
-    if kind == "roundrobin":
-        return plan_roundrobin(list(target["strategies"]), **kw)
-    if kind == "sweep":
-        return plan_sweep(target["strategy"], target["param"], list(target["versus"]), **kw)
-    raise RunError(f"unknown kind of run {kind!r} (match, roundrobin, sweep)")
+    return plan_run(
+        kind,
+        target,
+        rules=s.rules,
+        seed=s.seed,
+        hands=s.hands,
+        games=s.games,
+        duplicate=s.duplicate,
+        chunk=s.chunk,
+        note=note,
+    )
 
 
 def launch(kind: str, target: dict[str, Any], s: RunSettings, echo: Callable[[str], None] = print) -> Path:
@@ -95,3 +88,56 @@ def finish(folder: Path, plots: bool, quiet: bool, svg: bool, echo: Callable[[st
     write_tables(analysis)
     if not quiet:
         echo(terminal_digest(analysis))
+
+
+def run_experiment(
+    path: str | Path,
+    *,
+    out: Path | None = None,
+    jobs: int | None = None,
+    quiet: bool = False,
+    plots: bool = True,
+    svg: bool = False,
+    hands: int | None = None,
+    games: int | None = None,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    echo: Callable[[str], None] = print,
+) -> Path:
+    """Play an experiment file (``hands``/``games`` override its size for a quick try,
+    into ``<out>-hands<N>`` unless ``out`` is given) and write tables and charts."""
+    exp = load_experiment(path)
+    size_hands, size_games = exp.hands, exp.games
+    folder = exp.out
+    args = ["ginsim", "run", str(exp.path)]
+    if hands is not None or games is not None:
+        if hands is not None and games is not None:
+            raise RunError("give --hands or --games, not both")
+        for option, n in (("--hands", hands), ("--games", games)):
+            if n is not None and n <= 0:
+                raise RunError(f"{option} must be a positive whole number, not {n}")
+        size_hands, size_games = hands, games
+        n, what = (hands, "hands") if hands is not None else (games, "games")
+        folder = exp.out.with_name(f"{exp.out.name}-{what}{n}")
+        args += [f"--{what}", str(n)]
+    if out is not None:
+        folder = out
+        args += ["--out", str(out)]
+    if not quiet and exp.description:
+        echo(f"{exp.path}: {exp.description}")
+    settings = RunSettings(
+        rules=exp.rules,
+        seed=exp.seed,
+        hands=size_hands,
+        games=size_games,
+        duplicate=exp.duplicate,
+        out=folder,
+        jobs=jobs,
+        backend=backend,
+        scheduler=scheduler,
+        quiet=quiet,
+        plots=plots,
+        svg=svg,
+        command=shlex.join(args),
+    )
+    return launch(exp.kind, exp.target, settings, echo=echo)

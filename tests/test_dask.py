@@ -122,7 +122,7 @@ def test_a_scheduler_that_cannot_be_reached_is_one_line(
 
 def test_scheduler_needs_the_dask_backend(run_cli, tmp_path: Path) -> None:
     r = run_cli(*BASE, "--scheduler", "tcp://127.0.0.1:8786", "--out", str(tmp_path / "x"))
-    assert r.code == 2 and "--scheduler is for --backend dask" in r.err
+    assert r.code == 2 and "(--scheduler) is only for the dask backend" in r.err
 
 
 def test_a_strategy_file_missing_on_a_worker_is_one_line_naming_the_worker(

@@ -251,7 +251,7 @@ BAD = [
     (["roundrobin", "simple"], "at least two strategies"),
     (["roundrobin", "simple", "random", "simple"], "listed twice"),
     (["match", "simple", "random", "--seed", "-1"], "--seed"),
-    (["match", "simple", "random", "--scheduler", "tcp://x:1"], "--scheduler is for --backend dask"),
+    (["match", "simple", "random", "--scheduler", "tcp://x:1"], "(--scheduler) is only for the dask backend"),
     (["report", "/nonexistent/run"], "no such results folder"),
 ]
 

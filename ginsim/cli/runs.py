@@ -160,7 +160,7 @@ def run(
       ginsim run experiments/knock_sweep.toml
       ginsim run experiments/roundrobin_builtins.toml --hands 2000 --jobs 2
     """
-    from ginsim.run.config import run_experiment
+    from ginsim.api import run_experiment
 
     run_experiment(
         experiment,

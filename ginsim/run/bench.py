@@ -22,28 +22,40 @@ from ginsim.engine import _native as native
 from ginsim.engine.cards import Card
 from ginsim.engine.melds import DEFAULT_TABLES
 from ginsim.engine.play import play_hand
+from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import PlayerView
 from ginsim.run.seeding import check_decks, deal_seed, deal_seeds, deck_for, decks_for
-from ginsim.strategies.simple import Simple
 
 KEYS = ("deadwood_per_s", "best_discard_per_s", "hands_per_s_engine", "hands_per_s_1job", "hands_per_s_all", "scaling")
 BENCH_SEED = 20261129
 
 
-class _Recorder(Simple):
+def _simple() -> type[Strategy]:
+    """The ``simple`` strategy's class, found by name like any strategy."""
+    return parse_spec("simple").load_class()
+
+
+class _Recorder(Strategy):
     """``simple`` that notes each 11-card hand it holds and the 10 cards it keeps."""
 
     def __init__(self, eleven: list[int], ten: list[int]) -> None:
+        self.inner = _simple()()
         self.eleven = eleven
         self.ten = ten
 
+    def take_upcard(self, view: PlayerView) -> bool:
+        return self.inner.take_upcard(view)
+
     def discard(self, view: PlayerView) -> Card:
-        card = super().discard(view)
+        card = self.inner.discard(view)
         self.eleven.append(view.hand)
         self.ten.append(view.hand & ~(1 << card))
         return card
+
+    def knock(self, view: PlayerView) -> bool:
+        return self.inner.knock(view)
 
 
 def in_game_hands(n: int, seed: int = BENCH_SEED) -> tuple[list[int], list[int]]:
@@ -100,10 +112,11 @@ def bench_engine(seconds: float, reps: int, deals: int = 500) -> float:
     seeds = deal_seeds(BENCH_SEED, 0, deals)
     # as the runner does: the decks of a chunk are checked at once, not one per hand
     decks = list(zip(check_decks(decks_for(seeds)).tolist(), seeds.tolist(), strict=True))
+    simple = _simple()
 
     def work() -> int:
         for i, (deck, s) in enumerate(decks):
-            play_hand(rules, (Simple(), Simple()), deck, i % 2, seeds=(s, s ^ 1), checked=True)
+            play_hand(rules, (simple(), simple()), deck, i % 2, seeds=(s, s ^ 1), checked=True)
         return len(decks)
 
     return _rate(work, seconds, reps)

@@ -25,15 +25,15 @@ Every mistake is a RunError naming the file and the key.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ginsim.engine.registry import parse_spec
 from ginsim.engine.rng import MAX_SEED
 from ginsim.engine.rules import Rules, rules_from_table
 from ginsim.errors import GinsimError, RunError
-from ginsim.run.plan import KINDS
+from ginsim.run.plan import KINDS, plan_run
 
 COMMON_KEYS = ("kind", "description", "hands", "games", "seed", "duplicate", "out", "rules")
 KIND_KEYS: dict[str, tuple[str, ...]] = {
@@ -139,8 +139,6 @@ def _values(path: Path, v: Any) -> str:
 
 def _target(path: Path, data: dict[str, Any]) -> dict[str, Any]:
     """Who plays: checked and in the form ``launch`` takes."""
-    from ginsim.engine.registry import parse_spec
-
     kind = data["kind"]
     if kind == "match":
         target: dict[str, Any] = {"a": _text(path, data, "a"), "b": _text(path, data, "b")}
@@ -218,68 +216,9 @@ def load_experiment(path: str | Path) -> Experiment:
         raise RunError(str(e)) from None
     target = _target(p, data)
     exp = Experiment(p, kind, target, hands, games, seed, duplicate, rules, Path(out.strip()), description.strip())
-    from ginsim.api import RunSettings, make_plan
-
     try:  # what only the whole plan can tell: a strategy listed twice, a sweep value out of range
-        make_plan(kind, target, RunSettings(rules=rules, seed=seed, hands=hands, games=games, duplicate=duplicate))
+        plan_run(kind, target, rules=rules, seed=seed, hands=hands, games=games, duplicate=duplicate)
     except GinsimError as e:
         key = {"roundrobin": "strategies", "sweep": "values"}.get(kind)
         raise (_bad(p, key, str(e)) if key else RunError(f"{p}: {e}")) from None
     return exp
-
-
-def run_experiment(
-    path: str | Path,
-    *,
-    out: Path | None = None,
-    jobs: int | None = None,
-    quiet: bool = False,
-    plots: bool = True,
-    svg: bool = False,
-    hands: int | None = None,
-    games: int | None = None,
-    backend: str = "loky",
-    scheduler: str | None = None,
-    echo: Callable[[str], None] = print,
-) -> Path:
-    """Play an experiment file (``hands``/``games`` override its size for a quick try,
-    into ``<out>-hands<N>`` unless ``out`` is given) and write tables and charts."""
-    import shlex
-
-    from ginsim.api import RunSettings, launch
-
-    exp = load_experiment(path)
-    size_hands, size_games = exp.hands, exp.games
-    folder = exp.out
-    args = ["ginsim", "run", str(exp.path)]
-    if hands is not None or games is not None:
-        if hands is not None and games is not None:
-            raise RunError("give --hands or --games, not both")
-        for option, n in (("--hands", hands), ("--games", games)):
-            if n is not None and n <= 0:
-                raise RunError(f"{option} must be a positive whole number, not {n}")
-        size_hands, size_games = hands, games
-        n, what = (hands, "hands") if hands is not None else (games, "games")
-        folder = exp.out.with_name(f"{exp.out.name}-{what}{n}")
-        args += [f"--{what}", str(n)]
-    if out is not None:
-        folder = out
-        args += ["--out", str(out)]
-    if not quiet and exp.description:
-        echo(f"{exp.path}: {exp.description}")
-    settings = RunSettings(
-        rules=exp.rules,
-        seed=exp.seed,
-        hands=size_hands,
-        games=size_games,
-        duplicate=exp.duplicate,
-        out=folder,
-        jobs=jobs,
-        backend=backend,
-        scheduler=scheduler,
-        quiet=quiet,
-        plots=plots,
-        svg=svg,
-        command=shlex.join(args),
-    )
-    return launch(exp.kind, exp.target, settings, echo=echo)

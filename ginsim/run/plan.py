@@ -9,6 +9,7 @@ not part of it: they change how fast, never what.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -218,6 +219,40 @@ def plan_sweep(strategy: str, param: str, versus: list[str], **kw: Any) -> RunPl
             la, lb = _labels([spec, opp])
             pairings.append(Pairing(len(pairings), spec, opp, la, lb, name, spec.params[name]))
     return _plan("sweep", tuple(pairings), extra={"param": name, "base": base.canonical}, **kw)
+
+
+def plan_run(
+    kind: str,
+    target: dict[str, Any],
+    *,
+    rules: Rules,
+    seed: int = 0,
+    hands: int | None = None,
+    games: int | None = None,
+    duplicate: bool = True,
+    chunk: int | None = None,
+    note: Callable[[str], None] | None = None,
+) -> RunPlan:
+    """The plan of a match, round-robin or sweep. ``target`` names who plays:
+    ``{"a", "b"}``, ``{"strategies"}`` or ``{"strategy", "param", "versus"}``; 10,000 hands
+    when neither ``hands`` nor ``games`` is given; an odd hand count with duplicate deals
+    is rounded up to whole pairs (``note`` is told)."""
+    if hands is None and games is None:
+        hands = 10_000
+    check_counts(hands, games)
+    if hands is not None and duplicate and hands % 2:
+        hands += 1
+        if note is not None:
+            note(f"note: duplicate deals come in pairs: playing {hands} hands per pairing")
+    kw: dict[str, Any] = {"rules": rules, "seed": seed, "hands": hands, "games": games}
+    kw.update(duplicate=duplicate, chunk=chunk)
+    if kind == "match":
+        return plan_match(target["a"], target["b"], **kw)
+    if kind == "roundrobin":
+        return plan_roundrobin(list(target["strategies"]), **kw)
+    if kind == "sweep":
+        return plan_sweep(target["strategy"], target["param"], list(target["versus"]), **kw)
+    raise RunError(f"unknown kind of run {kind!r} ({', '.join(KINDS)})")
 
 
 def _plan(

@@ -25,8 +25,7 @@ from ginsim.errors import (
     RunError,
     StrategySpecError,
 )
-
-__version__ = "0.1.0"
+from ginsim.version import __version__
 
 __all__ = [
     "Card",

@@ -12,11 +12,11 @@ import sys
 
 import click
 
-from ginsim import __version__
 from ginsim.cli import bench, charts, info, play, runs
 from ginsim.cli.options import EXIT_USAGE, set_argv
 from ginsim.engine import _native as native
 from ginsim.errors import GinsimError
+from ginsim.version import __version__
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})

@@ -32,6 +32,44 @@ def next_dealer(rules: Rules, dealer: int, result: HandResult) -> int:
     return 1 - dealer
 
 
+class Game:
+    """The running state of one game, hand by hand: the scores, who deals next and whether
+    the game is over (a seat reached the target, R24, or a forfeit ended it, R25/R26).
+    The one copy of these rules, used by tournaments, ``ginsim play`` and replays."""
+
+    def __init__(self, rules: Rules, first_dealer: int) -> None:
+        self.rules = rules
+        self.first_dealer = first_dealer
+        self.dealer = first_dealer
+        self.scores = [0, 0]
+        self.hands = 0
+        self.winner = -1
+        self.ended = ""  # "" while it goes on; "target" or "forfeit" once over
+
+    @property
+    def over(self) -> bool:
+        return bool(self.ended)
+
+    def score_pair(self) -> tuple[int, int]:
+        return (self.scores[0], self.scores[1])
+
+    def record(self, result: HandResult) -> None:
+        """Count a finished hand: its points, the end of the game, the next dealer."""
+        self.hands += 1
+        if result.outcome == FORFEIT:
+            self.winner, self.ended = result.winner, "forfeit"
+            return
+        if result.winner >= 0:
+            self.scores[result.winner] += result.points
+            if self.scores[result.winner] >= self.rules.target_score:
+                self.winner, self.ended = result.winner, "target"
+                return
+        self.dealer = next_dealer(self.rules, self.dealer, result)
+
+    def result(self, hands: Sequence[HandResult]) -> GameResult:
+        return GameResult(self.winner, self.score_pair(), tuple(hands), self.first_dealer)
+
+
 def play_game(
     rules: Rules,
     strategies: Sequence[Strategy],
@@ -45,19 +83,14 @@ def play_game(
     R26). ``deck_for_hand(h)`` and ``seeds_for_hand(h)`` give the h-th hand's deck and
     the two seats' random seeds; ``checked``: its decks are known to be lists of the
     52 card ints."""
-    scores = [0, 0]
-    dealer = first_dealer
+    game = Game(rules, first_dealer)
     hands: list[HandResult] = []
     for h in range(max_hands):
         res = play_hand(
-            rules, strategies, deck_for_hand(h), dealer, (scores[0], scores[1]), seeds_for_hand(h), checked=checked
+            rules, strategies, deck_for_hand(h), game.dealer, game.score_pair(), seeds_for_hand(h), checked=checked
         )
         hands.append(res)
-        if res.outcome == FORFEIT:
-            return GameResult(res.winner, (scores[0], scores[1]), tuple(hands), first_dealer)
-        if res.winner >= 0:
-            scores[res.winner] += res.points
-            if scores[res.winner] >= rules.target_score:
-                return GameResult(res.winner, (scores[0], scores[1]), tuple(hands), first_dealer)
-        dealer = next_dealer(rules, dealer, res)
-    return GameResult(-1, (scores[0], scores[1]), tuple(hands), first_dealer)
+        game.record(res)
+        if game.over:
+            break
+    return game.result(hands)

@@ -17,7 +17,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ginsim import __version__
 from ginsim.engine import _native as native
 from ginsim.engine.cards import Card
 from ginsim.engine.melds import DEFAULT_TABLES
@@ -26,7 +25,10 @@ from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import PlayerView
+from ginsim.run.plan import plan_match
+from ginsim.run.runner import RunOptions, resolve_jobs, run_plan
 from ginsim.run.seeding import check_decks, deal_seed, deal_seeds, deck_for, decks_for
+from ginsim.version import __version__
 
 KEYS = ("deadwood_per_s", "best_discard_per_s", "hands_per_s_engine", "hands_per_s_1job", "hands_per_s_all", "scaling")
 BENCH_SEED = 20261129
@@ -126,8 +128,6 @@ def bench_runner(jobs: int, hands: int, reps: int) -> float:
     """Hands per second of ``ginsim match simple simple`` through the runner, results
     written to Parquet in a temporary folder (the median of ``reps`` runs after one
     warm-up run, which also starts the worker processes)."""
-    from ginsim.run.plan import plan_match
-    from ginsim.run.runner import RunOptions, run_plan
 
     rates = []
     with tempfile.TemporaryDirectory(prefix="ginsim-bench-") as tmp:
@@ -145,7 +145,6 @@ def run_bench(
     seconds: float = 2.0, jobs: int | None = None, reps: int = 3, say: Callable[[str], None] | None = None
 ) -> dict[str, Any]:
     """Every figure of ``ginsim bench``. ``seconds`` is the time budget per figure."""
-    from ginsim.run.runner import resolve_jobs
 
     n_jobs = resolve_jobs(jobs)
     note = say or (lambda _m: None)

@@ -22,7 +22,6 @@ from typing import Any
 
 import numpy as np
 
-from ginsim import __version__
 from ginsim.engine import _native as native
 from ginsim.errors import GinsimError, RunError
 from ginsim.run.plan import RunPlan
@@ -40,6 +39,7 @@ from ginsim.run.records import (
 )
 from ginsim.run.sequential import StopRule, run_sequential
 from ginsim.run.worker import ChunkTask, play_chunk
+from ginsim.version import __version__
 
 
 @dataclass

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ginsim.engine.game import play_game
+from ginsim.engine.game import Game, play_game
 from ginsim.engine.play import HandResult, play_hand
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
@@ -169,10 +169,9 @@ def _play_game_unit(
             )
 
         game = play_game(task.rules, strategies, deck, first_dealer(unit), hand_seeds, checked=True)
-        scores = [0, 0]
+        tally = Game(task.rules, game.first_dealer)  # the scores before each hand, as the game kept them
         last = len(game.hands) - 1
         for h, r in enumerate(game.hands):
-            before = (scores[0], scores[1])
-            if r.winner >= 0 and r.outcome != "forfeit":
-                scores[r.winner] += r.points
+            before = tally.score_pair()
+            tally.record(r)
             cols.add(task.pairing, unit, copy, h, seat_a, r, before, h == last, game.winner if h == last else -1)

@@ -8,6 +8,7 @@ from ginsim.engine.cards import CARD_NAMES, cards_of, parse_card, sort_key, to_m
 from ginsim.engine.melds import tables_for
 from ginsim.engine.rules import Rules
 from ginsim.errors import CardError
+from ginsim.terminal.textview import Style
 
 
 def _names(mask: int) -> list[str]:
@@ -60,7 +61,6 @@ def _paint(names: list[str], color: bool, sep: str = " ") -> str:
     """Card texts coloured by suit as in ``play`` (spades in the terminal's own colour)."""
     if not color:
         return sep.join(names)
-    from ginsim.terminal.textview import Style
 
     style = Style(color=True)
     return sep.join(style.card(parse_card(n)) for n in names)

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ginsim.engine.cards import CARD_NAMES, Card, Mask, cards_of, format_cards, parse_card, sort_key
-from ginsim.engine.game import MAX_HANDS_PER_GAME, next_dealer
+from ginsim.engine.game import MAX_HANDS_PER_GAME, Game
 from ginsim.engine.layoff import best_layoff, layoff_is_legal
 from ginsim.engine.melds import tables_for
-from ginsim.engine.play import FORFEIT, play_hand
+from ginsim.engine.play import play_hand
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
@@ -408,30 +408,30 @@ class TerminalGame:
         if rules.time_per_hand is not None:
             w(f"Clock: {rules.time_per_hand:g}s per player per hand; whoever runs out loses the game.")
         w("Cards marked * are in your best melds. Type help for the commands.")
-        scores = [0, 0]
-        dealer = self.seed % 2
+        game = Game(rules, self.seed % 2)
         for h in range(MAX_HANDS_PER_GAME):
             deck, seeds = self.deal(h)
+            dealer = game.dealer
             w(f"\n=== Hand {h + 1}: {'you deal' if dealer == 0 else name + ' deals'} ===")
             self.human.new_hand(h + 1)
             try:
-                res = play_hand(rules, (self.human, bot), deck, dealer, (scores[0], scores[1]), seeds)
+                res = play_hand(rules, (self.human, bot), deck, dealer, game.score_pair(), seeds)
             except Quit as q:
-                w(f"Game stopped ({q.why}) in hand {h + 1}: You {scores[0]}, {name} {scores[1]}.")
-                return GameSummary((scores[0], scores[1]), -1, h, q.why)
+                s = game.scores
+                w(f"Game stopped ({q.why}) in hand {h + 1}: You {s[0]}, {name} {s[1]}.")
+                return GameSummary(game.score_pair(), -1, h, q.why)
             w(f"--- End of hand {h + 1} ---")
             for line in result_lines(self.console.style, res, self.names, rules):
                 w(line)
-            if res.outcome == FORFEIT:
+            game.record(res)
+            s = game.scores
+            if game.ended == "forfeit":
                 w(f"{self.names[res.winner]} {conj(self.names[res.winner], 'win')} the game by forfeit.")
-                return GameSummary((scores[0], scores[1]), res.winner, h + 1, "forfeit")
-            if res.winner >= 0:
-                scores[res.winner] += res.points
-            w(f"Totals: You {scores[0]}, {name} {scores[1]} (to {rules.target_score})")
-            if res.winner >= 0 and scores[res.winner] >= rules.target_score:
-                who = self.names[res.winner]
-                w(f"{who} {conj(who, 'win')} the game, {max(scores)} to {min(scores)}.")
-                return GameSummary((scores[0], scores[1]), res.winner, h + 1, "target")
-            dealer = next_dealer(rules, dealer, res)
+                return GameSummary(game.score_pair(), res.winner, h + 1, "forfeit")
+            w(f"Totals: You {s[0]}, {name} {s[1]} (to {rules.target_score})")
+            if game.over:
+                who = self.names[game.winner]
+                w(f"{who} {conj(who, 'win')} the game, {max(s)} to {min(s)}.")
+                return GameSummary(game.score_pair(), game.winner, h + 1, "target")
         w(f"No winner after {MAX_HANDS_PER_GAME} hands.")
-        return GameSummary((scores[0], scores[1]), -1, MAX_HANDS_PER_GAME, "undecided")
+        return GameSummary(game.score_pair(), -1, MAX_HANDS_PER_GAME, "undecided")

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from ginsim.engine.cards import Card, Mask
-from ginsim.engine.game import next_dealer
+from ginsim.engine.game import Game
 from ginsim.engine.melds import tables_for
-from ginsim.engine.play import BIG_GIN, FORFEIT, GIN, KNOCK_WON, UNDERCUT, HandResult, play_hand
+from ginsim.engine.play import BIG_GIN, GIN, KNOCK_WON, UNDERCUT, HandResult, play_hand
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
@@ -201,30 +201,27 @@ def replay_hand(run: RunLog, n: int, seat: int | None = None) -> Replay:
     else:
         h = row["game_hand"]
         where = f"{vs}, game {unit}, copy {copy}{swapped}, hand {h} of the game"
-        totals = [0, 0]
-        dealer = first_dealer(unit)
+        game = Game(rules, first_dealer(unit))
         for i in range(h + 1):  # the game's earlier hands, with the same strategy instances
             ds = game_deal_seed(seed, unit, i)
             deck = _deck(ds)
+            dealer = game.dealer
             rec.active = i == h
             result = play_hand(
                 rules,
                 strategies,
                 deck,
                 dealer,
-                (totals[0], totals[1]),
+                game.score_pair(),
                 _seeds(ds, key, copy),
                 log=log if i == h else None,
             )
             if i == h:
                 break
-            w = result.winner
-            if result.outcome == FORFEIT or (w >= 0 and totals[w] + result.points >= rules.target_score):
+            game.record(result)
+            if game.over:
                 raise RunError(f"{folder}: hand {n} does not replay as logged: game {unit} ends at its hand {i}")
-            if w >= 0:
-                totals[w] += result.points
-            dealer = next_dealer(rules, dealer, result)
-        scores = (totals[0], totals[1])
+        scores = game.score_pair()
         if scores != (row["score_0"], row["score_1"]):
             logged = f"{row['score_0']}-{row['score_1']}"
             problems.append(f"scores before the hand {logged} in the log, {scores[0]}-{scores[1]} replayed")

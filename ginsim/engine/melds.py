@@ -108,48 +108,8 @@ class MeldTables:
 
     def __init__(self, max_run_length: int | None) -> None:
         self.max_run_length = max_run_length
-        max_len = max_run_length or 13
-        cover_cache: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
-        T = [0] * 8192  # least run-only deadwood of a suit pattern
-        RN = [0] * 8192  # cards of a pattern that lie in a stretch of 3+, so may join a run
-        RUNS: list[tuple[int, ...]] = [()] * 8192  # the runs of that least cover
-        for p in range(8192):
-            three = p & (p >> 1) & (p >> 2)
-            run_cards = three | (three << 1) | (three << 2)
-            RN[p] = run_cards
-            cost = SUIT_VALUE[p & ~run_cards]
-            if run_cards:
-                runs: tuple[int, ...] = ()
-                for seg in _segments(run_cards):
-                    if seg not in cover_cache:
-                        cover_cache[seg] = _cover(seg[0], seg[1], max_len)
-                    left, seg_runs = cover_cache[seg]
-                    cost += left
-                    runs += seg_runs
-                RUNS[p] = runs
-            T[p] = cost
-        G = [_NO_CARD] * 8192  # run deadwood saved by the best single removal (may be < 0)
-        GC = [0] * 8192  # the cards whose removal saves that much
-        for p in range(1, 8192):
-            best = 1 << 30
-            cards = 0
-            q = p
-            while q:
-                low = q & -q
-                q ^= low
-                d = T[p ^ low]
-                if d < best:
-                    best, cards = d, low
-                elif d == best:
-                    cards |= low
-            G[p] = T[p] - best
-            GC[p] = cards
-        # DELTA[1 << r][p]: run deadwood saved when the rank-r card leaves suit pattern p
-        # (0 when p lacks it; negative when the card holds a run together)
-        delta: list[tuple[int, ...]] = [()] * 4097
-        for r in range(13):
-            bit = 1 << r
-            delta[bit] = tuple(T[p] - T[p & ~bit] for p in range(8192))
+        T, RN, RUNS = _run_tables(max_run_length or 13)
+        G, GC = _removal_tables(T)
         self.run_deadwood = T_ = tuple(T)
         self.runnable = RN_ = tuple(RN)
         self.suit_runs = tuple(RUNS)
@@ -157,217 +117,8 @@ class MeldTables:
         self.placed_runs = tuple(tuple(tuple(r << (13 * suit) for r in runs) for runs in RUNS) for suit in range(4))
         self.gain = G_ = tuple(G)
         self.gain_cards = GC_ = tuple(GC)
-        DELTA = tuple(delta)
-        options = GROUP_OPTIONS
-        rank_mask = RANK_MASK
-
-        def runs_only(h: Mask) -> int:
-            """Least deadwood of a hand using runs only."""
-            return T_[h & 8191] + T_[h >> 13 & 8191] + T_[h >> 26 & 8191] + T_[h >> 39]
-
-        def group_choices(h: Mask, ranks: int) -> list[Mask]:
-            """Every way to pick groups among the ranks (bits) that hold 3+ cards of h."""
-            combos = [0]
-            while ranks:
-                low = ranks & -ranks
-                ranks ^= low
-                opts = options[h & rank_mask[low.bit_length() - 1]]
-                combos = [x | o for x in combos for o in opts]
-            return combos
-
-        def deadwood_mask(h: Mask) -> int:
-            """Least deadwood of a hand mask (R07)."""
-            a = h & 8191
-            b = h >> 13 & 8191
-            c = h >> 26 & 8191
-            d = h >> 39
-            t3 = (a & b | c & d) & (a | b) & (c | d)  # ranks with 3+ cards
-            if not t3:
-                return T_[a] + T_[b] + T_[c] + T_[d]
-            if t3 & (t3 - 1):
-                # several such ranks: a group no run could use is simply kept whole
-                free = t3 & ~(RN_[a] | RN_[b] | RN_[c] | RN_[d])
-                if free:
-                    keep = ~free
-                    a &= keep
-                    b &= keep
-                    c &= keep
-                    d &= keep
-                    t3 ^= free
-                    if not t3:
-                        return T_[a] + T_[b] + T_[c] + T_[d]
-                if t3 & (t3 - 1):
-                    rest = a | b << 13 | c << 26 | d << 39
-                    best = 1 << 30
-                    for g in group_choices(rest, t3):
-                        r = rest & ~g
-                        v = T_[r & 8191] + T_[r >> 13 & 8191] + T_[r >> 26 & 8191] + T_[r >> 39]
-                        if v < best:
-                            best = v
-                    return best
-            # one rank with 3+ cards: the savings of moving each card into the group add up
-            D = DELTA[t3]
-            da = D[a]
-            db = D[b]
-            dc = D[c]
-            dd = D[d]
-            save = da + db + dc + dd
-            if a & b & c & d & t3:
-                low = min(da, db, dc, dd)
-                if low < 0:
-                    save -= low  # a group of three, leaving the card a run needs
-            return T_[a] + T_[b] + T_[c] + T_[d] - (save if save > 0 else 0)
-
-        def discard_runs(a: int, b: int, c: int, d: int) -> tuple[int, Mask]:
-            """Best discard when suit patterns a..d are finished with runs only."""
-            ga = G_[a]
-            gb = G_[b]
-            gc = G_[c]
-            gd = G_[d]
-            top = ga
-            if gb > top:
-                top = gb
-            if gc > top:
-                top = gc
-            if gd > top:
-                top = gd
-            cards = 0
-            if ga == top:
-                cards = GC_[a]
-            if gb == top:
-                cards |= GC_[b] << 13
-            if gc == top:
-                cards |= GC_[c] << 26
-            if gd == top:
-                cards |= GC_[d] << 39
-            return T_[a] + T_[b] + T_[c] + T_[d] - top, cards
-
-        def discard_one_rank(a: int, b: int, c: int, d: int, bit: int) -> tuple[int, Mask]:
-            """Best discard when one rank (``bit``) holds 3+ cards that runs could use:
-            try that rank's cards out of a group, in a group, and (with four) each group
-            of three."""
-            keep = ~bit
-            aq = a & keep
-            bq = b & keep
-            cq = c & keep
-            dq = d & keep
-            best, cards = discard_runs(a, b, c, d)
-            v, m = discard_runs(aq, bq, cq, dq)
-            if v < best:
-                best, cards = v, m
-            elif v == best:
-                cards |= m
-            if a & b & c & d & bit:
-                for pa, pb, pc, pd in ((a, bq, cq, dq), (aq, b, cq, dq), (aq, bq, c, dq), (aq, bq, cq, d)):
-                    v, m = discard_runs(pa, pb, pc, pd)
-                    if v < best:
-                        best, cards = v, m
-                    elif v == best:
-                        cards |= m
-            return best, cards
-
-        def best_discard_mask(h: Mask) -> tuple[int, Mask]:
-            """For a hand that must discard one card: the least deadwood after the discard
-            and the mask of every discard that reaches it."""
-            a = h & 8191
-            b = h >> 13 & 8191
-            c = h >> 26 & 8191
-            d = h >> 39
-            t3 = (a & b | c & d) & (a | b) & (c | d)  # ranks with 3+ cards
-            if t3:
-                # Groups no run could use ("free") are kept whole: the best discard is then
-                # from the rest, or a card of a free group (from a group of four at no cost,
-                # from a group of three leaving two deadwood cards).
-                free = t3 & ~(RN_[a] | RN_[b] | RN_[c] | RN_[d])
-                if free != t3:
-                    return discard_with_groups(h, a, b, c, d, t3, free)
-                keep = ~free
-                four = a & b & c & d & free
-                a &= keep
-                b &= keep
-                c &= keep
-                d &= keep
-                if four:
-                    penalty = 0
-                    ranks = four
-                else:
-                    low = free & -free
-                    penalty = 2 * VALUE_OF_BIT[low]
-                    ranks = free & SAME_VALUE_UP[low]
-            # discard_runs(a, b, c, d), written out: this is the hottest path of all
-            ga = G_[a]
-            gb = G_[b]
-            gc = G_[c]
-            gd = G_[d]
-            top = ga
-            if gb > top:
-                top = gb
-            if gc > top:
-                top = gc
-            if gd > top:
-                top = gd
-            cards = 0
-            if ga == top:
-                cards = GC_[a]
-            if gb == top:
-                cards |= GC_[b] << 13
-            if gc == top:
-                cards |= GC_[c] << 26
-            if gd == top:
-                cards |= GC_[d] << 39
-            total = T_[a] + T_[b] + T_[c] + T_[d]
-            if not t3 or penalty > -top:
-                return total - top, cards
-            group = h & (ranks | ranks << 13 | ranks << 26 | ranks << 39)
-            if penalty < -top:
-                return total + penalty, group
-            return total - top, cards | group
-
-        def discard_with_groups(h: Mask, a: int, b: int, c: int, d: int, t3: int, free: int) -> tuple[int, Mask]:
-            """best_discard_mask when some rank with 3+ cards has a card a run could use."""
-            penalty = 0
-            ranks = 0
-            if free:
-                keep = ~free
-                four = a & b & c & d & free
-                a &= keep
-                b &= keep
-                c &= keep
-                d &= keep
-                t3 ^= free
-                if four:
-                    ranks = four
-                else:
-                    low = free & -free
-                    penalty = 2 * VALUE_OF_BIT[low]
-                    ranks = free & SAME_VALUE_UP[low]
-            if not t3 & (t3 - 1):
-                best, best_cards = discard_one_rank(a, b, c, d, t3)
-            else:
-                rest = a | b << 13 | c << 26 | d << 39
-                best = 1 << 30
-                best_cards = 0
-                for g in group_choices(rest, t3):
-                    r = rest & ~g
-                    v, cards = discard_runs(r & 8191, r >> 13 & 8191, r >> 26 & 8191, r >> 39)
-                    if v < best:
-                        best, best_cards = v, cards
-                    elif v == best:
-                        best_cards |= cards
-            if not free:
-                return best, best_cards
-            w = deadwood_mask(a | b << 13 | c << 26 | d << 39) + penalty
-            group = h & (ranks | ranks << 13 | ranks << 26 | ranks << 39)
-            if w < best:
-                return w, group
-            if w == best:
-                best_cards |= group
-            return best, best_cards
-
-        self.runs_only = runs_only
-        self.group_choices = group_choices
-        self.deadwood_mask = deadwood_mask
-        self.best_discard_mask = best_discard_mask
+        self.runs_only, self.group_choices, self.deadwood_mask = _deadwood_functions(T_, RN_, _removal_deltas(T))
+        self.best_discard_mask = _discard_function(T_, RN_, G_, GC_, self.group_choices, self.deadwood_mask)
 
     def best_melds_mask(self, h: Mask) -> Melds:
         """The melds and deadwood of a least-deadwood arrangement of h. Deterministic: a
@@ -443,6 +194,290 @@ class MeldTables:
 
 
 _TABLES: Final[dict[int | None, MeldTables]] = {}
+
+
+def _run_tables(max_len: int) -> tuple[list[int], list[int], list[tuple[int, ...]]]:
+    """Per suit pattern (13 bits): the least run-only deadwood, the cards that lie in a
+    stretch of 3+ (so may join a run), and the runs of that least cover."""
+    cover_cache: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
+    T = [0] * 8192  # least run-only deadwood of a suit pattern
+    RN = [0] * 8192  # cards of a pattern that lie in a stretch of 3+, so may join a run
+    RUNS: list[tuple[int, ...]] = [()] * 8192  # the runs of that least cover
+    for p in range(8192):
+        three = p & (p >> 1) & (p >> 2)
+        run_cards = three | (three << 1) | (three << 2)
+        RN[p] = run_cards
+        cost = SUIT_VALUE[p & ~run_cards]
+        if run_cards:
+            runs: tuple[int, ...] = ()
+            for seg in _segments(run_cards):
+                if seg not in cover_cache:
+                    cover_cache[seg] = _cover(seg[0], seg[1], max_len)
+                left, seg_runs = cover_cache[seg]
+                cost += left
+                runs += seg_runs
+            RUNS[p] = runs
+        T[p] = cost
+    return T, RN, RUNS
+
+
+def _removal_tables(T: list[int]) -> tuple[list[int], list[int]]:
+    """Per suit pattern: the run deadwood saved by the best single removal (may be < 0)
+    and the cards whose removal saves that much."""
+    G = [_NO_CARD] * 8192  # run deadwood saved by the best single removal (may be < 0)
+    GC = [0] * 8192  # the cards whose removal saves that much
+    for p in range(1, 8192):
+        best = 1 << 30
+        cards = 0
+        q = p
+        while q:
+            low = q & -q
+            q ^= low
+            d = T[p ^ low]
+            if d < best:
+                best, cards = d, low
+            elif d == best:
+                cards |= low
+        G[p] = T[p] - best
+        GC[p] = cards
+    return G, GC
+
+
+def _removal_deltas(T: list[int]) -> tuple[tuple[int, ...], ...]:
+    # DELTA[1 << r][p]: run deadwood saved when the rank-r card leaves suit pattern p
+    # (0 when p lacks it; negative when the card holds a run together)
+    delta: list[tuple[int, ...]] = [()] * 4097
+    for r in range(13):
+        bit = 1 << r
+        delta[bit] = tuple(T[p] - T[p & ~bit] for p in range(8192))
+    return tuple(delta)
+
+
+def _deadwood_functions(
+    T_: tuple[int, ...], RN_: tuple[int, ...], DELTA: tuple[tuple[int, ...], ...]
+) -> tuple[Callable[[Mask], int], Callable[[Mask, int], list[Mask]], Callable[[Mask], int]]:
+    """``runs_only``, ``group_choices`` and ``deadwood_mask`` over the tables."""
+    options = GROUP_OPTIONS
+    rank_mask = RANK_MASK
+
+    def runs_only(h: Mask) -> int:
+        """Least deadwood of a hand using runs only."""
+        return T_[h & 8191] + T_[h >> 13 & 8191] + T_[h >> 26 & 8191] + T_[h >> 39]
+
+    def group_choices(h: Mask, ranks: int) -> list[Mask]:
+        """Every way to pick groups among the ranks (bits) that hold 3+ cards of h."""
+        combos = [0]
+        while ranks:
+            low = ranks & -ranks
+            ranks ^= low
+            opts = options[h & rank_mask[low.bit_length() - 1]]
+            combos = [x | o for x in combos for o in opts]
+        return combos
+
+    def deadwood_mask(h: Mask) -> int:
+        """Least deadwood of a hand mask (R07)."""
+        a = h & 8191
+        b = h >> 13 & 8191
+        c = h >> 26 & 8191
+        d = h >> 39
+        t3 = (a & b | c & d) & (a | b) & (c | d)  # ranks with 3+ cards
+        if not t3:
+            return T_[a] + T_[b] + T_[c] + T_[d]
+        if t3 & (t3 - 1):
+            # several such ranks: a group no run could use is simply kept whole
+            free = t3 & ~(RN_[a] | RN_[b] | RN_[c] | RN_[d])
+            if free:
+                keep = ~free
+                a &= keep
+                b &= keep
+                c &= keep
+                d &= keep
+                t3 ^= free
+                if not t3:
+                    return T_[a] + T_[b] + T_[c] + T_[d]
+            if t3 & (t3 - 1):
+                rest = a | b << 13 | c << 26 | d << 39
+                best = 1 << 30
+                for g in group_choices(rest, t3):
+                    r = rest & ~g
+                    v = T_[r & 8191] + T_[r >> 13 & 8191] + T_[r >> 26 & 8191] + T_[r >> 39]
+                    if v < best:
+                        best = v
+                return best
+        # one rank with 3+ cards: the savings of moving each card into the group add up
+        D = DELTA[t3]
+        da = D[a]
+        db = D[b]
+        dc = D[c]
+        dd = D[d]
+        save = da + db + dc + dd
+        if a & b & c & d & t3:
+            low = min(da, db, dc, dd)
+            if low < 0:
+                save -= low  # a group of three, leaving the card a run needs
+        return T_[a] + T_[b] + T_[c] + T_[d] - (save if save > 0 else 0)
+
+    return runs_only, group_choices, deadwood_mask
+
+
+def _discard_function(
+    T_: tuple[int, ...],
+    RN_: tuple[int, ...],
+    G_: tuple[int, ...],
+    GC_: tuple[int, ...],
+    group_choices: Callable[[Mask, int], list[Mask]],
+    deadwood_mask: Callable[[Mask], int],
+) -> Callable[[Mask], tuple[int, Mask]]:
+    """``best_discard_mask`` over the tables: the least deadwood after discarding one card
+    of an 11-card hand, and every discard that reaches it."""
+
+    def discard_runs(a: int, b: int, c: int, d: int) -> tuple[int, Mask]:
+        """Best discard when suit patterns a..d are finished with runs only."""
+        ga = G_[a]
+        gb = G_[b]
+        gc = G_[c]
+        gd = G_[d]
+        top = ga
+        if gb > top:
+            top = gb
+        if gc > top:
+            top = gc
+        if gd > top:
+            top = gd
+        cards = 0
+        if ga == top:
+            cards = GC_[a]
+        if gb == top:
+            cards |= GC_[b] << 13
+        if gc == top:
+            cards |= GC_[c] << 26
+        if gd == top:
+            cards |= GC_[d] << 39
+        return T_[a] + T_[b] + T_[c] + T_[d] - top, cards
+
+    def discard_one_rank(a: int, b: int, c: int, d: int, bit: int) -> tuple[int, Mask]:
+        """Best discard when one rank (``bit``) holds 3+ cards that runs could use:
+        try that rank's cards out of a group, in a group, and (with four) each group
+        of three."""
+        keep = ~bit
+        aq = a & keep
+        bq = b & keep
+        cq = c & keep
+        dq = d & keep
+        best, cards = discard_runs(a, b, c, d)
+        v, m = discard_runs(aq, bq, cq, dq)
+        if v < best:
+            best, cards = v, m
+        elif v == best:
+            cards |= m
+        if a & b & c & d & bit:
+            for pa, pb, pc, pd in ((a, bq, cq, dq), (aq, b, cq, dq), (aq, bq, c, dq), (aq, bq, cq, d)):
+                v, m = discard_runs(pa, pb, pc, pd)
+                if v < best:
+                    best, cards = v, m
+                elif v == best:
+                    cards |= m
+        return best, cards
+
+    def best_discard_mask(h: Mask) -> tuple[int, Mask]:
+        """For a hand that must discard one card: the least deadwood after the discard
+        and the mask of every discard that reaches it."""
+        a = h & 8191
+        b = h >> 13 & 8191
+        c = h >> 26 & 8191
+        d = h >> 39
+        t3 = (a & b | c & d) & (a | b) & (c | d)  # ranks with 3+ cards
+        if t3:
+            # Groups no run could use ("free") are kept whole: the best discard is then
+            # from the rest, or a card of a free group (from a group of four at no cost,
+            # from a group of three leaving two deadwood cards).
+            free = t3 & ~(RN_[a] | RN_[b] | RN_[c] | RN_[d])
+            if free != t3:
+                return discard_with_groups(h, a, b, c, d, t3, free)
+            keep = ~free
+            four = a & b & c & d & free
+            a &= keep
+            b &= keep
+            c &= keep
+            d &= keep
+            if four:
+                penalty = 0
+                ranks = four
+            else:
+                low = free & -free
+                penalty = 2 * VALUE_OF_BIT[low]
+                ranks = free & SAME_VALUE_UP[low]
+        # discard_runs(a, b, c, d), written out: this is the hottest path of all
+        ga = G_[a]
+        gb = G_[b]
+        gc = G_[c]
+        gd = G_[d]
+        top = ga
+        if gb > top:
+            top = gb
+        if gc > top:
+            top = gc
+        if gd > top:
+            top = gd
+        cards = 0
+        if ga == top:
+            cards = GC_[a]
+        if gb == top:
+            cards |= GC_[b] << 13
+        if gc == top:
+            cards |= GC_[c] << 26
+        if gd == top:
+            cards |= GC_[d] << 39
+        total = T_[a] + T_[b] + T_[c] + T_[d]
+        if not t3 or penalty > -top:
+            return total - top, cards
+        group = h & (ranks | ranks << 13 | ranks << 26 | ranks << 39)
+        if penalty < -top:
+            return total + penalty, group
+        return total - top, cards | group
+
+    def discard_with_groups(h: Mask, a: int, b: int, c: int, d: int, t3: int, free: int) -> tuple[int, Mask]:
+        """best_discard_mask when some rank with 3+ cards has a card a run could use."""
+        penalty = 0
+        ranks = 0
+        if free:
+            keep = ~free
+            four = a & b & c & d & free
+            a &= keep
+            b &= keep
+            c &= keep
+            d &= keep
+            t3 ^= free
+            if four:
+                ranks = four
+            else:
+                low = free & -free
+                penalty = 2 * VALUE_OF_BIT[low]
+                ranks = free & SAME_VALUE_UP[low]
+        if not t3 & (t3 - 1):
+            best, best_cards = discard_one_rank(a, b, c, d, t3)
+        else:
+            rest = a | b << 13 | c << 26 | d << 39
+            best = 1 << 30
+            best_cards = 0
+            for g in group_choices(rest, t3):
+                r = rest & ~g
+                v, cards = discard_runs(r & 8191, r >> 13 & 8191, r >> 26 & 8191, r >> 39)
+                if v < best:
+                    best, best_cards = v, cards
+                elif v == best:
+                    best_cards |= cards
+        if not free:
+            return best, best_cards
+        w = deadwood_mask(a | b << 13 | c << 26 | d << 39) + penalty
+        group = h & (ranks | ranks << 13 | ranks << 26 | ranks << 39)
+        if w < best:
+            return w, group
+        if w == best:
+            best_cards |= group
+        return best, best_cards
+
+    return best_discard_mask
 
 
 def tables_for(max_run_length: int | None = None) -> MeldTables:

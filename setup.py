@@ -69,4 +69,4 @@ def _compiled_extensions() -> list[Extension]:
     return extensions
 
 
-setup(ext_modules=_compiled_extensions(), package_data={"ginsim": ["_compiled.json"]})
+setup(ext_modules=_compiled_extensions(), package_data={"ginsim": ["_compiled.json"], "ginsim.outside": ["java/*.java"]})

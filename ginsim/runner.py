@@ -26,6 +26,7 @@ from ginsim import __version__
 from ginsim import _native as native
 from ginsim.engine import OUTCOMES
 from ginsim.errors import GinsimError, RunError
+from ginsim.outside import manifest_fields
 from ginsim.tournament import RunPlan
 from ginsim.worker import COLUMNS, ChunkTask, play_chunk
 
@@ -160,6 +161,7 @@ def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[dict[str
         "finished": None,
         "status": "running",
         "strategies": _strategies(plan),
+        "reproducible": all(s.get("outside", {}).get("reproducible", True) for s in _strategies(plan)),
         "pairings": [p.to_dict() for p in plan.pairings],
         "rules": plan.rules.to_dict(),
         "rules_differ": plan.rules.differences(),
@@ -190,6 +192,7 @@ def _strategies(plan: RunPlan) -> list[dict[str, Any]]:
             if label not in seen:
                 params = {**spec.load_class().parameters(), **spec.params}
                 seen[label] = {"label": label, "spec": spec.text, "target": spec.target, "parameters": params}
+                seen[label].update(manifest_fields(spec.load_class()))
     return list(seen.values())
 
 

@@ -170,7 +170,9 @@ class JavaPlayer(Strategy):
         used = 0
         for m in melds:
             if m & ~view.hand or m & used or not view._tables.is_meld(m):
-                raise JavaPlayerError(f"{self.class_name}.getFinalMelds showed {_names(m)}, not a meld of its own cards")
+                raise JavaPlayerError(
+                    f"{self.class_name}.getFinalMelds showed {_names(m)}, not a meld of its own cards"
+                )
             used |= m
         jvm.queue(f"m {self._id} {me} {eaai_melds(melds)}")
         laid = best_layoff(view.hand, view.knocker_melds, view._tables)[1]

@@ -11,12 +11,14 @@ fresh one.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import hashlib
 import os
 import select
 import shutil
 import subprocess
 import tempfile
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.resources import files
@@ -98,10 +100,8 @@ def host_classes() -> Path:
         shutil.rmtree(work, ignore_errors=True)
         first = (out.stderr or out.stdout).strip().splitlines()[:1]
         raise JavaError(f"{tools.javac} could not compile ginsim's Java host: {' '.join(first)}")
-    try:
-        os.replace(work / "classes", folder)  # atomic: a parallel compile may have won
-    except OSError:
-        pass
+    with contextlib.suppress(OSError):  # atomic: a parallel compile may have won
+        os.replace(work / "classes", folder)
     shutil.rmtree(work, ignore_errors=True)
     return folder
 
@@ -138,7 +138,9 @@ class Jvm:
     def __init__(self, classpath: str) -> None:
         tools = toolchain()
         check_classpath(classpath)
-        entries = [str(Path(e).expanduser().resolve()) if e and not e.endswith("*") else e for e in classpath.split(os.pathsep)]
+        entries = [
+            str(Path(e).expanduser().resolve()) if e and not e.endswith("*") else e for e in classpath.split(os.pathsep)
+        ]
         log = os.environ.get("GINSIM_JAVA_OUTPUT")  # a file for the players' own output
         cmd = [
             tools.java,
@@ -169,7 +171,8 @@ class Jvm:
         ready = self.ask("", START_TIMEOUT, "starting the JVM", send=False)
         if ready != "ready":
             self.close()
-            raise JavaError(unescape(ready[2:]) if ready.startswith("! ") else f"the Java host said {ready!r}")
+            text = unescape(ready[2:]).splitlines()[0] if ready.startswith("! ") else f"the Java host said {ready!r}"
+            raise JavaError(text)
 
     def new_id(self) -> int:
         self.next_id += 1
@@ -243,8 +246,6 @@ class Jvm:
 
 
 def _now() -> float:
-    import time
-
     return time.monotonic()
 
 

@@ -504,7 +504,16 @@ public final class GinsimHost {
     private static String trace(Throwable t) {
         StringWriter sw = new StringWriter();
         t.printStackTrace(new PrintWriter(sw));
-        String s = sw.toString().trim();
+        StringBuilder kept = new StringBuilder();
+        for (String line : sw.toString().trim().split("\n")) {
+            String frame = line.trim();
+            if (frame.startsWith("at jdk.internal.reflect.") || frame.startsWith("at java.base/jdk.internal.reflect.")
+                    || frame.startsWith("at java.base/java.lang.reflect.Method.invoke")
+                    || frame.startsWith("at java.lang.reflect.Method.invoke") || frame.startsWith("at ginsimhost."))
+                continue; // ginsim's host and reflection: not the player's
+            kept.append(kept.length() == 0 ? "" : "\n").append(line);
+        }
+        String s = kept.toString();
         return s.length() > 4000 ? s.substring(0, 4000) + " ..." : s;
     }
 

@@ -69,4 +69,7 @@ def _compiled_extensions() -> list[Extension]:
     return extensions
 
 
-setup(ext_modules=_compiled_extensions(), package_data={"ginsim": ["_compiled.json"], "ginsim.outside": ["java/*.java"]})
+setup(
+    ext_modules=_compiled_extensions(),
+    package_data={"ginsim": ["_compiled.json"], "ginsim.outside": ["java/*.java"]},
+)

@@ -82,4 +82,7 @@ def _compiled_extensions() -> list[Extension]:
     return extensions
 
 
-setup(ext_modules=_compiled_extensions(), package_data={"ginsim.engine": ["_compiled.json"], "ginsim": ["py.typed"]})
+setup(
+    ext_modules=_compiled_extensions(),
+    package_data={"ginsim": ["py.typed"], "ginsim.engine": ["_compiled.json"], "ginsim.outside": ["java/*.java"]},
+)

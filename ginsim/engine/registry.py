@@ -2,7 +2,8 @@
 
 A spec is ``name`` or ``name:key=value,key=value`` for a built-in or an entry point of the
 group ``ginsim.strategies``; outside code is ``package.module:Class`` or
-``path/to/file.py:Class``, either optionally followed by ``:key=value,...``. Values are
+``path/to/file.py:Class``, either optionally followed by ``:key=value,...``; an EAAI Java
+player is ``java:CLASSPATH:ClassName`` (ginsim.outside). Values are
 converted to the type of the parameter's default. Every mistake is a StrategySpecError
 that names the spec and what is wrong.
 """
@@ -175,6 +176,10 @@ def convert_value(spec: str, key: str, text: str, default: Any) -> Any:
 def load_class(target: str, spec: str | None = None) -> type[Strategy]:
     """The Strategy class a target names."""
     where = spec or target
+    if target.startswith("java:"):  # an EAAI Java player (ginsim.outside)
+        from ginsim.outside import load
+
+        return load(target, where)
     registered = available()
     if target in registered:
         module_name, _, cls_name = registered[target].partition(":")

@@ -175,9 +175,13 @@ class StrategyRecord:
     spec: str
     target: str
     parameters: dict[str, Any]
+    outside: dict[str, Any] | None = None  # an outside player (ginsim.outside): how reproducible it is
 
     def to_dict(self) -> dict[str, Any]:
-        return {"label": self.label, "spec": self.spec, "target": self.target, "parameters": self.parameters}
+        d = {"label": self.label, "spec": self.spec, "target": self.target, "parameters": self.parameters}
+        if self.outside is not None:
+            d["outside"] = self.outside
+        return d
 
 
 @dataclass
@@ -214,6 +218,7 @@ class Manifest:
     sessions: list[dict[str, Any]] = field(default_factory=list)
     stopped: dict[str, Any] | None = None  # a sequential test's result, when one ran
     elapsed_s: float | None = None
+    reproducible: bool = True  # False when an outside player's randomness could not be seeded
 
     @property
     def labels(self) -> list[str]:
@@ -315,6 +320,7 @@ _SCHEMA: dict[str, tuple[tuple[type, ...], bool]] = {
     "sessions": ((list,), False),
     "stopped": ((dict, _N), False),
     "elapsed_s": ((float, int, _N), False),
+    "reproducible": ((bool,), False),
 }
 _OPTIONAL = {"param", "base", "resumed", "sessions", "stopped", "elapsed_s"}
 _KEY_ORDER = [

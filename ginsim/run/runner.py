@@ -24,6 +24,7 @@ import numpy as np
 
 from ginsim.engine import _native as native
 from ginsim.errors import GinsimError, RunError
+from ginsim.outside import manifest_fields
 from ginsim.run.plan import RunPlan
 from ginsim.run.records import (
     HANDS_DIR,
@@ -125,7 +126,8 @@ def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[Manifest
         kind=RunKind(plan.kind),
         started=_now(),
         status=RunStatus.RUNNING,
-        strategies=_strategies(plan),
+        strategies=(strategies := _strategies(plan)),
+        reproducible=all((s.outside or {}).get("reproducible", True) for s in strategies),
         pairings=[PairingRecord(**p.to_dict()) for p in plan.pairings],
         rules=plan.rules.to_dict(),
         rules_differ=plan.rules.differences(),
@@ -155,7 +157,8 @@ def _strategies(plan: RunPlan) -> list[StrategyRecord]:
         for spec, label in ((p.a, p.label_a), (p.b, p.label_b)):
             if label not in seen:
                 params = {**spec.load_class().parameters(), **spec.params}
-                seen[label] = StrategyRecord(label, spec.text, spec.target, _normalize(params))
+                outside = manifest_fields(spec.load_class()).get("outside")
+                seen[label] = StrategyRecord(label, spec.text, spec.target, _normalize(params), outside)
     return list(seen.values())
 
 

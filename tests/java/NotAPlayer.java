@@ -1,0 +1,3 @@
+/** Test class: not a GinRummyPlayer. */
+public class NotAPlayer {
+}

@@ -331,6 +331,7 @@ _KEY_ORDER = [
     "finished",
     "status",
     "strategies",
+    "reproducible",
     "pairings",
     "rules",
     "rules_differ",

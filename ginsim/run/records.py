@@ -243,7 +243,8 @@ class Manifest:
             elif isinstance(v, StrEnum):
                 v = str(v)
             d[f.name] = v
-        return {k: d[k] for k in _KEY_ORDER if k in d}
+        order = [k for k in _KEY_ORDER if k in d] + [k for k in d if k not in _KEY_ORDER]
+        return {k: d[k] for k in order}
 
     @classmethod
     def from_dict(cls, data: Any, where: str = MANIFEST) -> Manifest:

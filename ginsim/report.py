@@ -29,6 +29,9 @@ FIGURE_ORDER = (
     "mean_knock_deadwood",
     "mean_turns",
     "game_win_rate",
+    "points_per_game",
+    "hands_per_game",
+    "shutouts",
 )
 
 
@@ -64,6 +67,10 @@ def analyze(folder: Path) -> Analysis:
 
         raise RunError(f"{folder}: cannot read the hand log ({type(e).__name__}: {e})") from None
     summary = summarize(sums, reasons, manifest["pairings"])
+    if manifest.get("games"):
+        from ginsim.gamelog import add_game_figures
+
+        summary = add_game_figures(summary, folder, files)  # points_per_game (METRICS.md)
     if not summary.empty:
         summary = _ordered(summary)
     ratings = None
@@ -124,11 +131,11 @@ def fmt_rate(row: Any, name: str) -> str:
     return f"{100 * v:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
-def fmt_points(row: Any) -> str:
-    v = row.points_per_hand
+def fmt_points(row: Any, name: str = "points_per_hand") -> str:
+    v = getattr(row, name)
     if isinstance(v, float) and math.isnan(v):
         return "—"
-    lo, hi = row.points_per_hand_lo, row.points_per_hand_hi
+    lo, hi = getattr(row, f"{name}_lo"), getattr(row, f"{name}_hi")
     if isinstance(lo, float) and math.isnan(lo):
         return f"{v:+.2f}"
     return f"{v:+.2f} ± {(hi - lo) / 2:.2f}"
@@ -155,6 +162,9 @@ def summary_rows(a: Analysis) -> list[dict[str, str]]:
         row["turns"] = _num(r.mean_turns, 1)
         if "game_win_rate" in a.summary:
             row["game_win_rate"] = fmt_rate(r, "game_win_rate")
+        if "points_per_game" in a.summary:
+            row["points/game"] = fmt_points(r, "points_per_game")
+            row["hands/game"] = _num(r.hands_per_game, 1)
         if r.forfeits:
             row["forfeits"] = str(r.forfeits)
         rows.append(row)

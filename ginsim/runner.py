@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 MANIFEST = "manifest.json"
 HANDS_DIR = "hands"
+GAMES_DIR = "games"  # game mode: the game records of each chunk (ginsim.gamelog)
 
 
 @dataclass
@@ -207,6 +208,9 @@ def write_chunk(path: Path, arrays: dict[str, np.ndarray]) -> None:
         else:
             cols[name] = pa.array(arrays[name])
     cols["forfeit_reason"] = pa.array(arrays["forfeit_reason"].tolist(), type=pa.string()).dictionary_encode()
+    from ginsim.gamelog import write_game_records
+
+    write_game_records(path, arrays)  # game mode: first, so a hands file means its games are there too
     table = pa.table(cols)
     tmp = path.with_name(path.name + f".tmp-{os.getpid()}")
     pq.write_table(table, tmp, compression="zstd")

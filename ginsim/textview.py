@@ -108,6 +108,11 @@ def result_lines(
             f"{names[k]} {conj(names[k], 'go')} big gin: {res.points} points "
             f"(big gin bonus {rules.big_gin_bonus} + deadwood {res.defender_deadwood_before})."
         ]
+    elif o == KNOCK_WON and res.winner < 0:  # R28: equal deadwood, no undercut on ties
+        lines = [
+            f"{names[k]} {conj(names[k], 'knock')} with {res.knocker_deadwood}, the same as "
+            f"{names[d]}'s deadwood after lay-offs: no score (undercut_on_tie is off)."
+        ]
     elif o == KNOCK_WON:
         lines = [
             f"{names[k]} {conj(names[k], 'knock')} with {res.knocker_deadwood} and "

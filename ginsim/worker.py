@@ -49,6 +49,26 @@ COLUMNS: dict[str, str] = {
 }
 """The hand log's columns and dtypes; ``forfeit_reason`` (text) is kept apart."""
 
+GAME_COLUMNS: dict[str, str] = {
+    "pairing": "uint16",
+    "deal": "uint32",  # the game index
+    "copy": "uint8",
+    "seat_a": "uint8",
+    "hands": "uint16",  # hands played, drawn ones included
+    "winner": "int8",  # the winning seat, -1 undecided
+    "forfeit": "bool",  # the game ended on a forfeit
+    "points_0": "int16",  # hand points only (no boxes or bonuses)
+    "points_1": "int16",
+    "boxes_0": "uint16",  # hands won (R31)
+    "boxes_1": "uint16",
+    "total_0": "int32",  # with boxes, game bonus and shutout (R31-R33)
+    "total_1": "int32",
+    "shutout": "bool",
+}
+"""The game records' columns (game mode): one row per game played, stored beside the
+chunk's hand records; in a chunk's arrays each is named ``game:<column>``."""
+GAME_PREFIX = "game:"
+
 
 @dataclass(frozen=True)
 class ChunkTask:
@@ -73,6 +93,7 @@ class _Columns:
 
     def __init__(self) -> None:
         self.rows: list[tuple[Any, ...]] = []
+        self.games: list[tuple[Any, ...]] = []  # game mode: one row per game (GAME_COLUMNS)
 
     def add(
         self,
@@ -126,6 +147,10 @@ class _Columns:
         }
         out = {name: np.asarray(values[name], dtype=dtype) for name, dtype in COLUMNS.items()}
         out["forfeit_reason"] = np.asarray(reason, dtype=object).reshape(n)
+        if self.games:
+            columns = list(zip(*self.games, strict=True))
+            for (name, dtype), values in zip(GAME_COLUMNS.items(), columns, strict=True):
+                out[GAME_PREFIX + name] = np.asarray(values, dtype=dtype)
         return out
 
 
@@ -197,10 +222,14 @@ def _play_game_unit(
             )
 
         game = play_game(task.rules, strategies, deck, first_dealer(unit), hand_seeds, checked=True)
-        scores = [0, 0]
         last = len(game.hands) - 1
         for h, r in enumerate(game.hands):
-            before = (scores[0], scores[1])
-            if r.winner >= 0 and r.outcome != "forfeit":
-                scores[r.winner] += r.points
+            before = game.running[h]  # running scores before the hand (boxes counted at once included, R31)
             cols.add(task.pairing, unit, copy, h, seat_a, r, before, h == last, game.winner if h == last else -1)
+        f = game.final
+        assert f is not None
+        forfeit = bool(game.hands) and game.hands[-1].outcome == "forfeit"
+        cols.games.append(
+            (task.pairing, unit, copy, seat_a, len(game.hands), game.winner, forfeit, *f.points, *f.boxes, *f.totals)
+            + (f.shutout,)
+        )

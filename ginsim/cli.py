@@ -33,8 +33,9 @@ def rules_options(f: Callable[..., Any]) -> Callable[..., Any]:
     f = click.option(
         "--rules",
         "rules_file",
-        metavar="FILE",
-        help="TOML file with a [rules] table (field names as in RULES.md).",
+        metavar="NAME|FILE",
+        help="A preset (default, eaai, modern, classic, palace; see `ginsim rules`) or a TOML file with a "
+        "[rules] table (field names as in RULES.md).",
     )(f)
     return f
 
@@ -276,7 +277,7 @@ def report(folder: Path, quiet: bool) -> None:
     finish(folder, plots=False, quiet=quiet, svg=False, echo=click.echo)
 
 
-COMMAND_MODULES = ("ginsim.cli_play", "ginsim.cli_charts", "ginsim.cli_bench")
+COMMAND_MODULES = ("ginsim.cli_play", "ginsim.cli_charts", "ginsim.cli_bench", "ginsim.cli_rules")
 """Modules that add commands to the group: each defines ``COMMANDS``, a list of click
 commands, and keeps its heavy imports inside the commands."""
 

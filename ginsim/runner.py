@@ -134,6 +134,12 @@ def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[dict[str
         manifest = read_manifest(out)
         old = manifest["identity"]
         if old != identity:
+            old_preset = (old.get("rules") or {}).get("preset", "default")
+            if old_preset != plan.rules.preset:  # R27: a run folder keeps its preset
+                raise RunError(
+                    f"--out {out} was made under the {old_preset!r} rules, not {plan.rules.preset!r}; "
+                    "use another --out or the same rules"
+                )
             diff = ", ".join(_differences(old, identity))
             raise RunError(
                 f"--out {out} holds a different run (differs in: {diff}); use another --out or the same command"
@@ -162,6 +168,7 @@ def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[dict[str
         "status": "running",
         "strategies": _strategies(plan),
         "pairings": [p.to_dict() for p in plan.pairings],
+        "preset": plan.rules.preset,  # R27
         "rules": plan.rules.to_dict(),
         "rules_differ": plan.rules.differences(),
         "clock": plan.rules.time_per_hand is not None,

@@ -48,7 +48,7 @@ def write_game_records(hands_path: Path, arrays: dict[str, np.ndarray]) -> None:
     os.replace(tmp, path)
 
 
-def read_games(folder: Path, hand_files: list[Path]) -> pd.DataFrame:
+def read_games(hand_files: list[Path]) -> pd.DataFrame:
     """The game records of the chunks in ``hand_files`` (empty if the run has none)."""
     import pyarrow.parquet as pq
 
@@ -109,11 +109,11 @@ def _ratio_se(c_s: np.ndarray, c_n: np.ndarray) -> float:
     return math.sqrt(ss * c / (c - 1)) / total
 
 
-def add_game_figures(summary: pd.DataFrame, folder: Path, hand_files: list[Path]) -> pd.DataFrame:
+def add_game_figures(summary: pd.DataFrame, hand_files: list[Path]) -> pd.DataFrame:
     """The summary with points_per_game, hands_per_game and shutouts for game runs."""
     if summary.empty or "pairing" not in summary:
         return summary
-    figs = game_figures(read_games(folder, hand_files))
+    figs = game_figures(read_games(hand_files))
     if not figs:
         return summary
     summary = summary.copy()

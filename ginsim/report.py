@@ -70,7 +70,7 @@ def analyze(folder: Path) -> Analysis:
     if manifest.get("games"):
         from ginsim.gamelog import add_game_figures
 
-        summary = add_game_figures(summary, folder, files)  # points_per_game (METRICS.md)
+        summary = add_game_figures(summary, files)  # points_per_game (METRICS.md)
     if not summary.empty:
         summary = _ordered(summary)
     ratings = None

@@ -229,7 +229,5 @@ def _play_game_unit(
         f = game.final
         assert f is not None
         forfeit = bool(game.hands) and game.hands[-1].outcome == "forfeit"
-        cols.games.append(
-            (task.pairing, unit, copy, seat_a, len(game.hands), game.winner, forfeit, *f.points, *f.boxes, *f.totals)
-            + (f.shutout,)
-        )
+        row = (task.pairing, unit, copy, seat_a, len(game.hands), game.winner, forfeit)
+        cols.games.append((*row, *f.points, *f.boxes, *f.totals, f.shutout))

@@ -61,8 +61,8 @@ import numpy as np
 from ginsim.cards import VALUE_OF, Card, Mask, cards_list, melds_with
 from ginsim.melds import tables_for
 from ginsim.playout import Policy, deal_hidden, playout, score_knock, shuffled_stock
-from ginsim.view import DRAW, Event, PlayerView
 from ginsim.rules import Rules
+from ginsim.view import DRAW, Event, PlayerView
 from strategies.aware import Aware, last_discard
 
 KEEPER_LOW = 7

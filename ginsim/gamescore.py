@@ -30,8 +30,8 @@ def box_now(rules: Rules) -> int:
 
 def final_totals(rules: Rules, winner: int, points: tuple[int, int], boxes: tuple[int, int]) -> GameTotals:
     """The totals at a game's end (R31-R33); ``winner`` -1 (undecided) gets no game bonus
-    and no shutout. The shutout doubles the winner's whole total (points, boxes and game
-    bonus) or adds ``shutout_bonus``."""
+    and no shutout. The shutout doubles the winner's hand points (before its boxes and
+    game bonus are added) or adds ``shutout_bonus``."""
     totals = [points[0] + rules.box_bonus * boxes[0], points[1] + rules.box_bonus * boxes[1]]
     shutout = False
     if winner >= 0:
@@ -40,7 +40,7 @@ def final_totals(rules: Rules, winner: int, points: tuple[int, int], boxes: tupl
         shutout = rules.shutout != "none" and points[loser] == 0 and boxes[loser] == 0
         if shutout:
             if rules.shutout == "double":
-                totals[winner] *= 2
+                totals[winner] += points[winner]
             else:
                 totals[winner] += rules.shutout_bonus
     return GameTotals(points, boxes, (totals[0], totals[1]), shutout)

@@ -42,13 +42,15 @@ PRESETS: Final[dict[str, Preset]] = {
             "shutout": "double",
         },
         "gin 25, undercut 25, big gin 31, box 25, game bonus 100, a shutout doubles",
-        "the usual modern American scoring (pagat.com's Gin Rummy page: gin 25, undercut 25, big gin "
-        "31, line bonus 25 per hand, game bonus 100, shutout doubles the winner's total); issue 18",
+        "the usual modern American scoring, e.g. ginrummy.com/scoring.html (gin 25, undercut 25, big "
+        "gin 6 over gin, box 25 per hand won, game bonus 100, a shutout doubles the hand points before "
+        "the boxes); issue 18",
     ),
     "classic": Preset(
         {"box_bonus": 20, "game_bonus": 100, "shutout": "flat", "shutout_bonus": 100},
         "gin 20, undercut 10, box 20, game bonus 100, shutout +100",
-        "older rule books (Hoyle-style: gin 20, undercut 10, box 20, game 100, shutout bonus 100); issue 18",
+        "the older 20/10 scoring (e.g. onlinegambling.com's Gin Rummy scoring: gin 20, undercut 10, "
+        "ties undercut) with box 20, game bonus 100 and a flat shutout of 100 as issue 18 gives them",
     ),
     "palace": Preset(
         {"gin_bonus": 25, "undercut_bonus": 20, "box_bonus": 10, "box_timing": "immediate"},
@@ -78,7 +80,7 @@ FIELD_HELP: Final[dict[str, str]] = {
     "box_bonus": "points per hand won (box, line bonus); 0: none (R31)",
     "box_timing": "boxes counted at the game's end (end) or into the running score at once (immediate) (R31)",
     "game_bonus": "bonus to the game's winner at its end; 0: none (R32)",
-    "shutout": "when the loser scored nothing: none, double (the winner's total) or flat (+shutout_bonus) (R33)",
+    "shutout": "when the loser scored nothing: none, double (the winner's hand points) or flat (+shutout_bonus) (R33)",
     "shutout_bonus": "the flat shutout bonus, with shutout = flat (R33)",
 }
 """One line of meaning per ``Rules`` field (``ginsim rules``)."""

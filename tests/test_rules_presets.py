@@ -304,7 +304,7 @@ def test_r32_game_bonus_goes_to_the_winner_only() -> None:
 def test_r33_shutout_doubles_or_adds_a_flat_bonus() -> None:
     modern = preset_rules("modern")
     f = final_totals(modern, 0, (110, 0), (5, 0))
-    assert f.shutout and f.totals == (2 * (110 + 5 * 25 + 100), 0)
+    assert f.shutout and f.totals == (2 * 110 + 5 * 25 + 100, 0)
     classic = preset_rules("classic")
     f = final_totals(classic, 1, (0, 100), (0, 3))
     assert f.shutout and f.totals == (0, 100 + 60 + 100 + 100)
@@ -340,7 +340,7 @@ def test_r31_r33_game_records_match_the_hand_log(name: str) -> None:
         shut = rules.shutout != "none" and running[1 - g.winner] == 0
         assert g.shutout == shut
         if shut:
-            tot[g.winner] = tot[g.winner] * 2 if rules.shutout == "double" else tot[g.winner] + rules.shutout_bonus
+            tot[g.winner] += pts[g.winner] if rules.shutout == "double" else rules.shutout_bonus
         assert (g.total_0, g.total_1) == (tot[0], tot[1])
 
 

@@ -18,6 +18,7 @@ from ginsim.check import check_hand, format_check
 from ginsim.engine import FORFEIT, play_hand
 from ginsim.errors import CardError
 from ginsim.game import MAX_HANDS_PER_GAME, next_dealer
+from ginsim.gamescore import box_now, final_totals
 from ginsim.layoff import best_layoff, layoff_is_legal
 from ginsim.melds import tables_for
 from ginsim.registry import StrategySpec
@@ -409,6 +410,8 @@ class TerminalGame:
             w(f"Clock: {rules.time_per_hand:g}s per player per hand; whoever runs out loses the game.")
         w("Cards marked * are in your best melds. Type help for the commands.")
         scores = [0, 0]
+        points = [0, 0]  # hand points and hands won, for the end-of-game bonuses (R31-R33)
+        boxes = [0, 0]
         dealer = self.seed % 2
         for h in range(MAX_HANDS_PER_GAME):
             deck, seeds = self.deal(h)
@@ -426,11 +429,16 @@ class TerminalGame:
                 w(f"{self.names[res.winner]} {conj(self.names[res.winner], 'win')} the game by forfeit.")
                 return GameSummary((scores[0], scores[1]), res.winner, h + 1, "forfeit")
             if res.winner >= 0:
-                scores[res.winner] += res.points
+                scores[res.winner] += res.points + box_now(rules)  # R31: boxes counted at once
+                points[res.winner] += res.points
+                boxes[res.winner] += 1
             w(f"Totals: You {scores[0]}, {name} {scores[1]} (to {rules.target_score})")
             if res.winner >= 0 and scores[res.winner] >= rules.target_score:
                 who = self.names[res.winner]
                 w(f"{who} {conj(who, 'win')} the game, {max(scores)} to {min(scores)}.")
+                final = final_totals(rules, res.winner, (points[0], points[1]), (boxes[0], boxes[1]))
+                if final.totals != (scores[0], scores[1]):  # R31-R33: the end-of-game bonuses
+                    w(f"With boxes and bonuses: You {final.totals[0]}, {name} {final.totals[1]}.")
                 return GameSummary((scores[0], scores[1]), res.winner, h + 1, "target")
             dealer = next_dealer(rules, dealer, res)
         w(f"No winner after {MAX_HANDS_PER_GAME} hands.")

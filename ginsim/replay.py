@@ -17,6 +17,7 @@ from ginsim.cards import Card, Mask
 from ginsim.engine import BIG_GIN, FORFEIT, GIN, KNOCK_WON, UNDERCUT, HandResult, play_hand
 from ginsim.errors import GinsimError, RunError
 from ginsim.game import next_dealer
+from ginsim.gamescore import box_now
 from ginsim.melds import tables_for
 from ginsim.registry import parse_spec
 from ginsim.rules import Rules
@@ -219,10 +220,11 @@ def replay_hand(run: RunLog, n: int, seat: int | None = None) -> Replay:
             if i == h:
                 break
             w = result.winner
-            if result.outcome == FORFEIT or (w >= 0 and totals[w] + result.points >= rules.target_score):
+            box = box_now(rules)  # R31: boxes counted at once are in the running score
+            if result.outcome == FORFEIT or (w >= 0 and totals[w] + result.points + box >= rules.target_score):
                 raise RunError(f"{folder}: hand {n} does not replay as logged: game {unit} ends at its hand {i}")
             if w >= 0:
-                totals[w] += result.points
+                totals[w] += result.points + box
             dealer = next_dealer(rules, dealer, result)
         scores = (totals[0], totals[1])
         if scores != (row["score_0"], row["score_1"]):

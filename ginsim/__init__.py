@@ -21,14 +21,16 @@ from ginsim.errors import (
 from ginsim.game import GameResult, play_game
 from ginsim.layoff import best_layoff
 from ginsim.melds import Melds, best_discards, best_melds, deadwood, tables_for
+from ginsim.presets import PRESET_NAMES
 from ginsim.registry import parse_spec
-from ginsim.rules import Rules, load_rules_file
+from ginsim.rules import Rules, load_rules, load_rules_file, preset_rules
 from ginsim.strategy import Strategy
 from ginsim.view import PlayerView
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "PRESET_NAMES",
     "Card",
     "CardError",
     "GameResult",
@@ -51,12 +53,14 @@ __all__ = [
     "deadwood",
     "format_card",
     "format_cards",
+    "load_rules",
     "load_rules_file",
     "parse_card",
     "parse_cards",
     "parse_spec",
     "play_game",
     "play_hand",
+    "preset_rules",
     "tables_for",
     "to_mask",
 ]

@@ -461,3 +461,17 @@ def test_r29_view_knock_limit_reaches_the_melds_tables() -> None:
     assert v.knock_limit == 4
     v = PlayerView(Rules(oklahoma=True), tables, 0, 1, (0, 0), 0, ref.parse(NONDEALER), None)
     assert v.knock_limit == 10
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_r27_each_preset_plays_hands_and_games_from_the_python_api(name: str) -> None:
+    import ginsim
+
+    rules = ginsim.preset_rules(name)
+    a, b = ginsim.parse_spec("aware").build(), ginsim.parse_spec("simple").build()
+    res = ginsim.play_hand(rules, (a, b), deck_for(deal_seed(27, 0)), 0, seeds=(1, 2))
+    assert res.outcome in ("knock", "undercut", "gin", "big_gin", "draw")
+    game = _game(rules, (a, b), unit=27)
+    assert game.winner in (0, 1) and game.final is not None
+    w = game.winner
+    assert game.final.totals[w] >= game.final.points[w] + rules.game_bonus

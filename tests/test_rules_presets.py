@@ -247,6 +247,14 @@ def test_r30_oklahoma_spade_upcard_doubles_the_hands_points() -> None:
     deck = make_deck(nondealer=NONDEALER, dealer=DEALER, upcard="6S", stock="KH")
     res = play(deck, Script(["pass", "knock KH"]), Script(["pass"]), Rules(oklahoma=True))
     assert res.points == 10  # without oklahoma_spades nothing doubles
+    from ginsim.textview import Style, result_lines
+
+    rules = Rules(oklahoma=True, oklahoma_spades=True)
+    for up, says in (("6S", True), ("6C", False)):
+        deck = make_deck(nondealer=NONDEALER, dealer=DEALER, upcard=up, stock="KH")
+        res = play(deck, Script(["pass", "knock KH"]), Script(["pass"]), rules)
+        line = result_lines(Style(False), res, ["A", "B"], rules, show_hands=False)[0]
+        assert ("doubled" in line) is says, line
 
 
 @pytest.mark.parametrize("name", ["simple", "threshold:knock_at=6", "aware", "sampler:samples=4"])

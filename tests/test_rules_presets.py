@@ -250,7 +250,7 @@ def test_r30_oklahoma_spade_upcard_doubles_the_hands_points() -> None:
     from ginsim.textview import Style, result_lines
 
     rules = Rules(oklahoma=True, oklahoma_spades=True)
-    for up, says in (("6S", True), ("6C", False)):
+    for up, says in (("6S", True), ("7C", False)):
         deck = make_deck(nondealer=NONDEALER, dealer=DEALER, upcard=up, stock="KH")
         res = play(deck, Script(["pass", "knock KH"]), Script(["pass"]), rules)
         line = result_lines(Style(False), res, ["A", "B"], rules, show_hands=False)[0]

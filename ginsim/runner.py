@@ -148,7 +148,7 @@ def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[dict[str
             raise RunError(
                 f"--out {out} was written by ginsim {manifest.get('ginsim')}, this is {__version__}; use another --out"
             )
-        for stale in (out / HANDS_DIR).glob("*.tmp-*"):
+        for stale in [*(out / HANDS_DIR).glob("*.tmp-*"), *(out / GAMES_DIR).glob("*.tmp-*")]:
             stale.unlink(missing_ok=True)
         manifest.setdefault("resumed", []).append(_now())
         manifest["finished"] = None

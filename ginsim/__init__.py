@@ -6,15 +6,16 @@ The library's front door::
     deadwood("7H 8H 9H KS")          # 10
 """
 
-# ginsim.engine (imported first by any of these) decides whether its hot modules load
+# ginsim.engine.play (imported first by any of these) decides whether its hot modules load
 # compiled or as sources
 from ginsim.engine.cards import Card, Mask, format_card, format_cards, parse_card, parse_cards, to_mask
 from ginsim.engine.game import GameResult, play_game
 from ginsim.engine.layoff import best_layoff
 from ginsim.engine.melds import Melds, MeldTables, best_discards, best_melds, deadwood, tables_for
 from ginsim.engine.play import Hand, HandResult, play_hand
+from ginsim.engine.presets import PRESET_NAMES
 from ginsim.engine.registry import parse_spec
-from ginsim.engine.rules import Rules, load_rules_file
+from ginsim.engine.rules import Rules, load_rules, load_rules_file, preset_rules
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import PlayerView
 from ginsim.errors import (
@@ -28,6 +29,7 @@ from ginsim.errors import (
 from ginsim.version import __version__
 
 __all__ = [
+    "PRESET_NAMES",
     "Card",
     "CardError",
     "GameResult",
@@ -51,12 +53,14 @@ __all__ = [
     "deadwood",
     "format_card",
     "format_cards",
+    "load_rules",
     "load_rules_file",
     "parse_card",
     "parse_cards",
     "parse_spec",
     "play_game",
     "play_hand",
+    "preset_rules",
     "tables_for",
     "to_mask",
 ]

@@ -348,7 +348,7 @@ class Aware(Strategy):
             if not cards:  # the best discard is the upcard just taken: the best of the rest
                 dw = min(tables.deadwood_mask(hand & ~(1 << c)) for c in _cards(hand & ~banned))
                 cards = sum(1 << c for c in _cards(hand & ~banned) if tables.deadwood_mask(hand & ~(1 << c)) == dw)
-        if dw == 0 or (dw <= view.rules.knock_limit and dw <= self.knock_limit_now(view)):
+        if dw == 0 or (dw <= view.knock_limit and dw <= self.knock_limit_now(view)):
             if cards & (cards - 1) == 0:
                 return cards.bit_length() - 1
             return min(_cards(cards), key=model.danger)

@@ -59,7 +59,7 @@ from collections.abc import Callable, Iterator
 import numpy as np
 from ginsim.strategies.aware import Aware, last_discard
 
-from ginsim import tables_for
+from ginsim import Rules, tables_for
 from ginsim.cards import VALUE_OF, Card, Mask, cards_list, melds_with
 from ginsim.playout import Policy, deal_hidden, playout, score_knock, shuffled_stock
 from ginsim.view import DRAW, Event, PlayerView
@@ -123,6 +123,19 @@ def game_worth(target: int, mine: int, theirs: int) -> Callable[[float], float]:
         return 100.0 * row[theirs]
 
     return worth
+
+
+def hand_rules(view: PlayerView) -> Rules:
+    """The rules the play-outs use: the view's, with this hand's knock limit (R29)."""
+    rules = view.rules
+    if view.knock_limit == rules.knock_limit:
+        return rules
+    return _with_limit(rules, view.knock_limit)
+
+
+@functools.lru_cache(maxsize=64)
+def _with_limit(rules: Rules, limit: int) -> Rules:
+    return rules.with_values({"knock_limit": limit, "oklahoma": False, "oklahoma_spades": False})
 
 
 class Sampler(Aware):
@@ -282,7 +295,7 @@ class Sampler(Aware):
         goes with its not having knocked: ``knock_hint``. Late in a hand (from this seat's
         ``late_turn``) a player like ``aware`` plays on above its late limit, so there the
         chance grows towards 1 with the chance that the opponent is of that kind."""
-        limit = view.rules.knock_limit
+        limit = view.knock_limit  # this hand's (R29)
         if self.knock_hint >= 1.0:
             return []
         belief = [self.knock_hint] * (limit + 1)
@@ -349,7 +362,7 @@ class Sampler(Aware):
     def evaluate(self, view: PlayerView, options: list[tuple[Card, bool]]) -> list[list[float]]:
         """Points of each option (discard, knock) in each sampled world, as far as the
         budget allows: ``out[world][option]``."""
-        rules = view.rules
+        rules = hand_rules(view)
         tables = tables_for(rules.max_run_length)
         hand = view.hand
         deadline = time.perf_counter() + self.budget_ms / 1000.0 if self.budget_ms else None
@@ -394,7 +407,7 @@ class Sampler(Aware):
             return card
         hand = view.hand
         turn = view.turn
-        limit = view.rules.knock_limit
+        limit = view.knock_limit  # this hand's (R29)
         tables = tables_for(view.rules.max_run_length)
         dw = tables.deadwood_mask(hand & ~(1 << card))
         if dw == 0:
@@ -430,7 +443,7 @@ class Sampler(Aware):
 
     def evaluate_draw(self, view: PlayerView, take: bool) -> list[list[float]]:
         """As ``evaluate``, for the draw: [aware's choice, the other] played out from this draw."""
-        rules = view.rules
+        rules = hand_rules(view)
         tables = tables_for(rules.max_run_length)
         deadline = time.perf_counter() + self.budget_ms / 1000.0 if self.budget_ms else None
         base_pile = list(view.discard_pile)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from ginsim.engine.registry import BUILTINS
+from ginsim.engine.rules import preset_rules
 from ginsim.run.config import load_experiment
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,7 +54,9 @@ def test_each_shipped_experiment_runs_with_few_hands(path: Path, tmp_path: Path,
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["kind"] == data["kind"] and manifest["status"] == "complete"
     assert manifest["command"] == f"ginsim run {path} {' '.join(size)} --out {out}"
-    assert manifest["rules_differ"] == data.get("rules", {})
+    rules = data.get("rules", {})  # a [rules] table, or a preset's name (R27)
+    want = preset_rules(rules).differences() if isinstance(rules, str) else rules
+    assert manifest["rules_differ"] == want
     assert manifest["seed"] == data.get("seed", 0)
     assert (out / "summary.csv").is_file() and (out / "report.md").is_file()
 

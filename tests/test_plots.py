@@ -110,6 +110,7 @@ EXPECTED = {
         "sweep_win_rate",
         "sweep_undercut_rate",
         "sweep_game_win_rate",
+        "sweep_points_per_game",  # game runs: points per game (issue 18)
         "outcomes",
         "turns",
         "knock_deadwood",
@@ -136,7 +137,7 @@ def test_each_run_draws_its_charts_as_real_images(runs: dict[str, Path], kind: s
         for fig in ("points_per_hand", "win_rate"):
             figures[f"heatmap_{fig}"] = heatmap(matrix(a, fig), fig)
     if kind in ("sweep", "games"):
-        for fig in ("points_per_hand", "win_rate", "undercut_rate", "game_win_rate"):
+        for fig in ("points_per_hand", "win_rate", "undercut_rate", "game_win_rate", "points_per_game"):
             if f"sweep_{fig}" in charts:
                 figures[f"sweep_{fig}"] = sweep_chart(sweep_rows(a), "knock_at", fig)
     for stem in charts:

@@ -151,6 +151,7 @@ class _HandView:
 
     def __init__(self, scores: tuple[int, int], discards: list[str], turn: int = 3) -> None:
         self.rules, self.scores, self.seat, self.turn = Rules(), scores, 0, turn
+        self.knock_limit = self.rules.knock_limit  # the hand's knock limit (R29)
         self.history = [(1, "discard", parse_card(c)) for c in discards]
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ginsim.analysis.games import add_game_figures
 from ginsim.analysis.sprt import summary_columns, trace
 from ginsim.analysis.stats import bradley_terry, pairwise_wins, read_sums, summarize
 from ginsim.errors import RunError
@@ -30,6 +31,9 @@ FIGURE_ORDER = (
     "mean_knock_deadwood",
     "mean_turns",
     "game_win_rate",
+    "points_per_game",
+    "hands_per_game",
+    "shutouts",
 )
 
 
@@ -63,6 +67,8 @@ def analyze(folder: Path) -> Analysis:
     except Exception as e:  # noqa: BLE001 - a damaged chunk file is one clear line
         raise RunError(f"{folder}: cannot read the hand log ({type(e).__name__}: {e})") from None
     summary = summarize(sums, reasons, manifest.pairings)
+    if manifest.games:
+        summary = add_game_figures(summary, files)  # points_per_game (METRICS.md)
     if not summary.empty:
         summary = _ordered(summary)
     ratings = None

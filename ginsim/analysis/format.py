@@ -20,11 +20,11 @@ def fmt_rate(row: Any, name: str) -> str:
     return f"{100 * v:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
-def fmt_points(row: Any) -> str:
-    v = row.points_per_hand
+def fmt_points(row: Any, name: str = "points_per_hand") -> str:
+    v = getattr(row, name)
     if isinstance(v, float) and math.isnan(v):
         return "—"
-    lo, hi = row.points_per_hand_lo, row.points_per_hand_hi
+    lo, hi = getattr(row, f"{name}_lo"), getattr(row, f"{name}_hi")
     if isinstance(lo, float) and math.isnan(lo):
         return f"{v:+.2f}"
     return f"{v:+.2f} ± {(hi - lo) / 2:.2f}"
@@ -70,14 +70,14 @@ def md_rate(r: Any, name: str) -> str:
     return f"{100 * v:.1f}% ({100 * lo:.1f}–{100 * hi:.1f})"
 
 
-def md_points(r: Any) -> str:
-    v = r.points_per_hand
+def md_points(r: Any, name: str = "points_per_hand", digits: int = 3) -> str:
+    v = getattr(r, name)
     if isinstance(v, float) and math.isnan(v):
         return "—"
-    lo, hi = r.points_per_hand_lo, r.points_per_hand_hi
+    lo, hi = getattr(r, f"{name}_lo"), getattr(r, f"{name}_hi")
     if isinstance(lo, float) and math.isnan(lo):
-        return f"{v:+.3f}"
-    return f"{v:+.3f} ({lo:+.3f} to {hi:+.3f})"
+        return f"{v:+.{digits}f}"
+    return f"{v:+.{digits}f} ({lo:+.{digits}f} to {hi:+.{digits}f})"
 
 
 def sweep_base(m: Manifest) -> str:

@@ -29,6 +29,8 @@ CHART_CAPTIONS: dict[str, str] = {
     "with 95% bands; no point where it never knocked short of gin.",
     "sweep_game_win_rate": "Share of games to {target} that `{base}` won at each value of `{param}`, "
     "one line per opponent with its 95% band: what a player at the table cares about.",
+    "sweep_points_per_game": "Points per game of `{base}` at each value of `{param}` (its total with the "
+    "end-of-game bonuses minus the opponent's), one line per opponent with its 95% band.",
     "outcomes": "How each strategy's hands ended, seen from its side: greens are hands it scored (knock, "
     "gin, undercutting the opponent), oranges and reds hands it lost, grey draws.",
     "turns": "How long hands last: the share of hands that ended after each number of turns (draws taken), "
@@ -43,7 +45,13 @@ CHART_CAPTIONS: dict[str, str] = {
 """Chart file stem -> the sentence that says what it shows; ``{param}``, ``{base}`` and
 ``{target}`` are filled from the run (the stems are those ginsim.analysis.plots writes)."""
 
-SWEEP_CHARTS = ("sweep_points_per_hand", "sweep_win_rate", "sweep_undercut_rate", "sweep_game_win_rate")
+SWEEP_CHARTS = (
+    "sweep_points_per_hand",
+    "sweep_win_rate",
+    "sweep_undercut_rate",
+    "sweep_game_win_rate",
+    "sweep_points_per_game",
+)
 
 
 def header_lines(a: Analysis) -> list[str]:
@@ -139,6 +147,9 @@ def report_markdown(a: Analysis) -> str:
     has_games = "game_win_rate" in a.summary
     if has_games:
         header.append("game_win_rate")
+    has_ppg = "points_per_game" in a.summary
+    if has_ppg:
+        header += ["points per game", "hands per game"]
     header.append("forfeits")
     rows = []
     for r in a.summary.itertuples(index=False):
@@ -154,6 +165,8 @@ def report_markdown(a: Analysis) -> str:
         ]
         if has_games:
             row.append(md_rate(r, "game_win_rate"))
+        if has_ppg:
+            row += [md_points(r, "points_per_game", 1), cell(r.hands_per_game, 2)]
         row.append(str(r.forfeits) + (f" ({r.forfeit_reasons})" if r.forfeits and r.forfeit_reasons else ""))
         rows.append(row)
     out += [md_table(header, rows), ""]
@@ -179,6 +192,8 @@ def _sweep_tables(a: Analysis) -> list[str]:
         header = [param, "points per hand", "win_rate", "undercut_rate", "knock_rate", "gin_rate"]
         if "game_win_rate" in part:
             header.append("game_win_rate")
+        if "points_per_game" in part:
+            header.append("points per game")
         rows = []
         for r in part.itertuples(index=False):
             row = [
@@ -191,6 +206,8 @@ def _sweep_tables(a: Analysis) -> list[str]:
             ]
             if "game_win_rate" in part:
                 row.append(md_rate(r, "game_win_rate"))
+            if "points_per_game" in part:
+                row.append(md_points(r, "points_per_game", 1))
             rows.append(row)
         out += [md_table(header, rows), ""]
     return out

@@ -27,18 +27,20 @@ from ginsim.run.records import Manifest, PairingRecord, chunk_files, outcome_cod
 DPI = 100
 CHARTS_DIR = "charts"
 ALL = "all hands"
-SWEEP_FIGURES = ("points_per_hand", "win_rate", "undercut_rate", "game_win_rate")
+SWEEP_FIGURES = ("points_per_hand", "win_rate", "undercut_rate", "game_win_rate", "points_per_game")
 FIGURE_NAMES = {
     "points_per_hand": "Points per hand",
     "win_rate": "Hand win rate",
     "undercut_rate": "Undercut rate (share of its knocks undercut)",
     "game_win_rate": "Game win rate",
+    "points_per_game": "Points per game (with end-of-game bonuses)",
 }
 Y_LABELS = {
     "points_per_hand": "points per hand (scored − conceded)",
     "win_rate": "hands won (% of hands)",
     "undercut_rate": "knocks undercut (% of its knocks)",
     "game_win_rate": "games won (% of games)",
+    "points_per_game": "points per game (total − opponent's total)",
 }
 PARAM_UNITS = {"knock_at": "deadwood points"}
 # how a hand ended, from one strategy's side, in the order of the stacked bars

@@ -37,6 +37,9 @@ def summary_rows(a: Analysis) -> list[dict[str, str]]:
         row["turns"] = num(r.mean_turns, 1)
         if "game_win_rate" in a.summary:
             row["game_win_rate"] = fmt_rate(r, "game_win_rate")
+        if "points_per_game" in a.summary:
+            row["points/game"] = fmt_points(r, "points_per_game")
+            row["hands/game"] = num(r.hands_per_game, 1)
         if r.forfeits:
             row["forfeits"] = str(r.forfeits)
         rows.append(row)

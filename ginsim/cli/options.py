@@ -33,8 +33,9 @@ def rules_options(f: Callable[..., Any]) -> Callable[..., Any]:
             click.option(
                 "--rules",
                 "rules_file",
-                metavar="FILE",
-                help="TOML file with a [rules] table (field names as in RULES.md).",
+                metavar="NAME|FILE",
+                help="A preset (default, eaai, modern, classic, palace; see `ginsim rules`) or a TOML file with a "
+                "[rules] table (field names as in RULES.md).",
             ),
             click.option(
                 "--rule",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
+from ginsim.engine.gamescore import GameTotals, box_now, final_totals
 from ginsim.engine.play import DRAWN, FORFEIT, HandResult, play_hand
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
@@ -19,6 +20,8 @@ class GameResult(NamedTuple):
     scores: tuple[int, int]
     hands: tuple[HandResult, ...]
     first_dealer: int
+    running: tuple[tuple[int, int], ...] = ()  # the running scores before each hand (R31)
+    final: GameTotals | None = None  # points, boxes and totals with bonuses (R31-R33)
 
 
 def next_dealer(rules: Rules, dealer: int, result: HandResult) -> int:
@@ -33,15 +36,21 @@ def next_dealer(rules: Rules, dealer: int, result: HandResult) -> int:
 
 
 class Game:
-    """The running state of one game, hand by hand: the scores, who deals next and whether
-    the game is over (a seat reached the target, R24, or a forfeit ended it, R25/R26).
-    The one copy of these rules, used by tournaments, ``ginsim play`` and replays."""
+    """The running state of one game, hand by hand: the running scores (hand points, plus
+    boxes when they count at once, R31), who deals next and whether the game is over (a
+    seat reached the target, R24, or a forfeit ended it, R25/R26), and at its end the
+    totals with every bonus (R31-R33). The one copy of these rules, used by tournaments,
+    ``ginsim play`` and replays."""
 
     def __init__(self, rules: Rules, first_dealer: int) -> None:
         self.rules = rules
         self.first_dealer = first_dealer
         self.dealer = first_dealer
         self.scores = [0, 0]
+        self.points = [0, 0]  # hand points only
+        self.boxes = [0, 0]  # hands won
+        self.box = box_now(rules)
+        self.running: list[tuple[int, int]] = []  # the running scores before each hand
         self.hands = 0
         self.winner = -1
         self.ended = ""  # "" while it goes on; "target" or "forfeit" once over
@@ -55,19 +64,28 @@ class Game:
 
     def record(self, result: HandResult) -> None:
         """Count a finished hand: its points, the end of the game, the next dealer."""
+        self.running.append(self.score_pair())
         self.hands += 1
         if result.outcome == FORFEIT:
             self.winner, self.ended = result.winner, "forfeit"
             return
         if result.winner >= 0:
-            self.scores[result.winner] += result.points
+            self.points[result.winner] += result.points
+            self.boxes[result.winner] += 1
+            self.scores[result.winner] += result.points + self.box
             if self.scores[result.winner] >= self.rules.target_score:
                 self.winner, self.ended = result.winner, "target"
                 return
         self.dealer = next_dealer(self.rules, self.dealer, result)
 
+    def final(self) -> GameTotals:
+        """The totals with boxes, game bonus and shutout (R31-R33) as the game stands."""
+        points, boxes = self.points, self.boxes
+        return final_totals(self.rules, self.winner, (points[0], points[1]), (boxes[0], boxes[1]))
+
     def result(self, hands: Sequence[HandResult]) -> GameResult:
-        return GameResult(self.winner, self.score_pair(), tuple(hands), self.first_dealer)
+        running = tuple(self.running)
+        return GameResult(self.winner, self.score_pair(), tuple(hands), self.first_dealer, running, self.final())
 
 
 def play_game(

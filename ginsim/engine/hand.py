@@ -87,6 +87,8 @@ class Hand:
 
     __slots__ = (
         "rules",
+        "knock_limit",
+        "multiplier",
         "tables",
         "deck",
         "next_stock",
@@ -137,6 +139,9 @@ class Hand:
         hands[dealer] = h_d
         self.hands = hands
         up = deck[20]
+        # R14, R29, R30: this hand's knock limit and score multiplier (Oklahoma: from the upcard)
+        limit = self.knock_limit = rules.hand_knock_limit(up)
+        self.multiplier = rules.hand_multiplier(up)
         self.pile = [up]
         self.next_stock = 21
         self.dealer = dealer
@@ -152,11 +157,11 @@ class Hand:
         self._offer_passes = 0
         tables = self.tables
         if dealer == 0:
-            v0 = PlayerView(rules, tables, 0, 0, (scores[0], scores[1]), seeds[0], h_d, up)
-            v1 = PlayerView(rules, tables, 1, 0, (scores[1], scores[0]), seeds[1], h_nd, up)
+            v0 = PlayerView(rules, tables, 0, 0, (scores[0], scores[1]), seeds[0], h_d, up, limit)
+            v1 = PlayerView(rules, tables, 1, 0, (scores[1], scores[0]), seeds[1], h_nd, up, limit)
         else:
-            v0 = PlayerView(rules, tables, 0, 1, (scores[0], scores[1]), seeds[0], h_nd, up)
-            v1 = PlayerView(rules, tables, 1, 1, (scores[1], scores[0]), seeds[1], h_d, up)
+            v0 = PlayerView(rules, tables, 0, 1, (scores[0], scores[1]), seeds[0], h_nd, up, limit)
+            v1 = PlayerView(rules, tables, 1, 1, (scores[1], scores[0]), seeds[1], h_d, up, limit)
         views = (v0, v1)
         self.views = views
 
@@ -284,10 +289,10 @@ class Hand:
             raise IllegalMoveError(f"cannot discard {CARD_NAMES[card]}: it was just taken from the discard pile (R12)")
         if knock:
             dw = self.tables.deadwood_mask(hand & ~(1 << card))
-            if dw > self.rules.knock_limit:
+            if dw > self.knock_limit:
                 raise IllegalMoveError(
                     f"cannot knock discarding {CARD_NAMES[card]}: deadwood {dw} is over the knock limit "
-                    f"{self.rules.knock_limit}"
+                    f"{self.knock_limit}"
                 )
 
     def can_discard(self, card: object, knock: bool = False) -> bool:
@@ -391,7 +396,7 @@ class Hand:
         self.knocker = seat
         self.knocker_melds = melds
         self._event(seat, "big_gin", None)
-        points = self.rules.big_gin_bonus + dd  # type: ignore[operator]
+        points = (self.rules.big_gin_bonus + dd) * self.multiplier  # type: ignore[operator]
         self._finish(
             HandResult(
                 BIG_GIN,
@@ -424,10 +429,8 @@ class Hand:
             raise IllegalMoveError(f"melds must be a list of card masks, not {melds!r}")
         kmelds = tuple(melds)  # type: ignore[call-overload]
         kd = self.tables.check_melds(kh, kmelds)
-        if kd > self.rules.knock_limit:
-            raise IllegalMoveError(
-                f"the melds shown leave deadwood {kd}, over the knock limit {self.rules.knock_limit}"
-            )
+        if kd > self.knock_limit:
+            raise IllegalMoveError(f"the melds shown leave deadwood {kd}, over the knock limit {self.knock_limit}")
         return kmelds, kd
 
     def verify_layoff(self, laid: object, knocker_melds: Sequence[Mask]) -> None:
@@ -470,7 +473,7 @@ class Hand:
                 GIN,
                 k,
                 k,
-                rules.gin_bonus + before,
+                (rules.gin_bonus + before) * self.multiplier,
                 0,
                 before,
                 before,
@@ -487,11 +490,14 @@ class Hand:
             else:
                 after = tables.deadwood_mask(dh & ~laid)
             # R19: the lower deadwood scores the difference; R20: a tie or worse is an
-            # undercut, and the defender adds the bonus
+            # undercut, and the defender adds the bonus; R28: without undercut_on_tie a
+            # tie scores nothing (a knock with no winner); R30: a spade upcard doubles
             if kd < after:
-                outcome, winner, points = KNOCK_WON, k, after - kd
+                outcome, winner, points = KNOCK_WON, k, (after - kd) * self.multiplier
+            elif kd == after and not rules.undercut_on_tie:
+                outcome, winner, points = KNOCK_WON, -1, 0
             else:
-                outcome, winner, points = UNDERCUT, d, kd - after + rules.undercut_bonus
+                outcome, winner, points = UNDERCUT, d, (kd - after + rules.undercut_bonus) * self.multiplier
             res = HandResult(
                 outcome,
                 k,

@@ -109,7 +109,7 @@ def play_hand(
     hand = Hand(rules, deck, dealer, scores, seeds, log, checked)
     views = hand.views
     deadwood = hand.tables.deadwood_mask
-    knock_limit = rules.knock_limit
+    knock_limit = hand.knock_limit  # R14, R29
     big_gin = rules.big_gin_bonus is not None
     seats = _Seats(strategies, views, rules.time_per_hand)
     players = seats.players

@@ -114,6 +114,8 @@ def score_knock(rules: Rules, tables: MeldTables, knocker: Mask, kd: int, defend
     after = best_layoff(defender, melds, tables)[0]
     if kd < after:
         return after - kd
+    if kd == after and not rules.undercut_on_tie:
+        return 0  # R28
     return -(kd - after + rules.undercut_bonus)
 
 

@@ -12,9 +12,13 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from ginsim.engine.presets import PRESET_NAMES, PRESETS
 from ginsim.errors import RulesError
 
 NEXT_DEALER_CHOICES = ("alternate", "winner", "loser")
+OKLAHOMA_ACE_CHOICES = ("one", "gin")
+BOX_TIMING_CHOICES = ("end", "immediate")
+SHUTOUT_CHOICES = ("none", "double", "flat")
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +34,16 @@ class Rules:
     target_score: int = 100
     next_dealer: str = "alternate"
     time_per_hand: float | None = None
+    preset: str = "default"
+    undercut_on_tie: bool = True
+    oklahoma: bool = False
+    oklahoma_ace: str = "one"
+    oklahoma_spades: bool = False
+    box_bonus: int = 0
+    box_timing: str = "end"
+    game_bonus: int = 0
+    shutout: str = "none"
+    shutout_bonus: int = 0
 
     def __post_init__(self) -> None:
         _check_int("knock_limit", self.knock_limit, 0, 10)
@@ -54,24 +68,57 @@ class Rules:
             if isinstance(t, bool) or not isinstance(t, int | float) or not t > 0 or t != t:
                 raise RulesError(f"rules: time_per_hand must be a number of seconds > 0, not {t!r}")
             object.__setattr__(self, "time_per_hand", float(t))
+        _check_choice("preset", self.preset, PRESET_NAMES)
+        for name in ("undercut_on_tie", "oklahoma", "oklahoma_spades"):
+            if not isinstance(getattr(self, name), bool):
+                raise RulesError(f"rules: {name} must be true or false, not {getattr(self, name)!r}")
+        _check_choice("oklahoma_ace", self.oklahoma_ace, OKLAHOMA_ACE_CHOICES)
+        if self.oklahoma_spades and not self.oklahoma:
+            raise RulesError("rules: oklahoma_spades needs oklahoma = true")
+        _check_int("box_bonus", self.box_bonus, 0)
+        _check_choice("box_timing", self.box_timing, BOX_TIMING_CHOICES)
+        _check_int("game_bonus", self.game_bonus, 0)
+        _check_choice("shutout", self.shutout, SHUTOUT_CHOICES)
+        _check_int("shutout_bonus", self.shutout_bonus, 0)
+        if self.shutout == "flat" and self.shutout_bonus == 0:
+            raise RulesError("rules: shutout = flat needs a shutout_bonus > 0")
+
+    # -- per hand (R29, R30) -------------------------------------------------------
+    def hand_knock_limit(self, upcard: int) -> int:
+        """The knock limit of a hand whose first upcard is ``upcard`` (R14; R29 Oklahoma:
+        the upcard's value, pictures 10, an ace 1 or gin only, never above knock_limit)."""
+        if not self.oklahoma:
+            return self.knock_limit
+        value = min(upcard % 13 + 1, 10)
+        if value == 1 and self.oklahoma_ace == "gin":
+            value = 0
+        return min(value, self.knock_limit)
+
+    def hand_multiplier(self, upcard: int) -> int:
+        """2 when a spade first upcard doubles the hand's points (R30), else 1."""
+        return 2 if self.oklahoma_spades and upcard >= 39 else 1
 
     def to_dict(self) -> dict[str, Any]:
         """All fields, for manifests and reports."""
         return asdict(self)
 
-    def differences(self) -> dict[str, Any]:
-        """The fields that differ from the default rules."""
-        default = Rules()
+    def differences(self, base: Rules | None = None) -> dict[str, Any]:
+        """The fields that differ from ``base`` (default: the default rules)."""
+        default = Rules() if base is None else base
         return {
             f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) != getattr(default, f.name)
         }
 
     def describe(self) -> str:
-        """``default rules`` or the fields that differ, as ``key=value`` text."""
-        diff = self.differences()
-        if not diff:
-            return "default rules"
-        return ", ".join(f"{k}={_format_value(v)}" for k, v in diff.items())
+        """``default rules``, or the preset and the fields that differ from it, as
+        ``key=value`` text (``eaai rules``; ``eaai rules, knock_limit=8``)."""
+        if self.preset == "default":
+            diff = self.differences()
+            if not diff:
+                return "default rules"
+            return ", ".join(f"{k}={_format_value(v)}" for k, v in diff.items())
+        diff = self.differences(preset_rules(self.preset))
+        return ", ".join([f"{self.preset} rules"] + [f"{k}={_format_value(v)}" for k, v in diff.items()])
 
     def with_values(self, values: dict[str, Any], source: str = "rules") -> Rules:
         """A copy with some fields changed; unknown keys raise RulesError."""
@@ -79,8 +126,12 @@ class Rules:
         for key in values:
             if key not in known:
                 raise RulesError(f"{source}: unknown rule {key!r} (known: {', '.join(sorted(known))})")
+        base = self
+        if "preset" in values:  # R27: a preset first, the other values on top
+            values = dict(values)
+            base = preset_rules(values.pop("preset"), source)
         try:
-            return replace(self, **values)
+            return replace(base, **values)
         except RulesError as e:
             raise RulesError(f"{source}: {str(e).removeprefix('rules: ')}") from None
 
@@ -93,6 +144,18 @@ def _format_value(v: Any) -> str:
     return str(v)
 
 
+def _check_choice(name: str, value: Any, choices: tuple[str, ...]) -> None:
+    if not isinstance(value, str) or value not in choices:
+        raise RulesError(f"rules: {name} must be one of {', '.join(choices)}, not {value!r}")
+
+
+def preset_rules(name: Any, source: str = "rules") -> Rules:
+    """The rules of a preset (R27); RulesError naming the presets for an unknown name."""
+    if not isinstance(name, str) or name not in PRESETS:
+        raise RulesError(f"{source}: unknown preset {name!r} (presets: {', '.join(PRESET_NAMES)})")
+    return Rules(preset=name, **PRESETS[name].values)
+
+
 def _check_int(name: str, value: Any, lo: int, hi: int | None = None) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise RulesError(f"rules: {name} must be a whole number, not {value!r}")
@@ -102,6 +165,7 @@ def _check_int(name: str, value: Any, lo: int, hi: int | None = None) -> None:
 
 
 _FIELD_TYPES = {f.name: f.type for f in fields(Rules)}
+_TEXT_FIELDS = {f.name for f in fields(Rules) if str(f.type) == "str"}
 
 
 def parse_rule_value(key: str, text: str) -> Any:
@@ -109,6 +173,8 @@ def parse_rule_value(key: str, text: str) -> Any:
     if key not in _FIELD_TYPES:
         known = ", ".join(sorted(_FIELD_TYPES))
         raise RulesError(f"--rule: unknown rule {key!r} (known: {known})")
+    if key == "preset":
+        raise RulesError("--rule preset: name a preset with --rules NAME, then --rule changes fields of it")
     kind = str(_FIELD_TYPES[key])
     t = text.strip()
     low = t.lower()
@@ -152,7 +218,8 @@ def rules_from_table(table: Any, source: str) -> Rules:
     if not isinstance(table, dict):
         raise RulesError(f"{source}: [rules] must be a table of key = value")
     values = {
-        k: (None if isinstance(v, str) and v.lower() == "none" and k != "next_dealer" else v) for k, v in table.items()
+        k: (None if isinstance(v, str) and v.lower() == "none" and k not in _TEXT_FIELDS else v)
+        for k, v in table.items()
     }
     return Rules().with_values(values, source)
 
@@ -174,9 +241,21 @@ def load_rules_file(path: str | Path) -> Rules:
     return rules_from_table(data.get("rules", {}), f"rules file {str(p)!r}")
 
 
+def load_rules(name_or_file: str | Path) -> Rules:
+    """``--rules NAME|FILE``: a preset's rules (R27) when the text is a preset's name,
+    else the rules of a TOML file."""
+    text = str(name_or_file)
+    if text in PRESETS:
+        return preset_rules(text)
+    p = Path(text)
+    if not p.exists() and p.suffix == "" and "/" not in text and "\\" not in text:
+        raise RulesError(f"--rules {text!r}: unknown preset and no such file (presets: {', '.join(PRESET_NAMES)})")
+    return load_rules_file(p)
+
+
 def build_rules(rules_file: str | Path | None = None, rule_options: list[str] | tuple[str, ...] = ()) -> Rules:
-    """Rules from an optional file, then ``--rule`` overrides on top."""
-    rules = load_rules_file(rules_file) if rules_file else Rules()
+    """Rules from an optional preset name or file, then ``--rule`` overrides on top."""
+    rules = load_rules(rules_file) if rules_file else Rules()
     if rule_options:
         rules = rules.with_values(parse_rule_options(rule_options), "--rule")
     return rules

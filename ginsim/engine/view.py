@@ -45,6 +45,7 @@ class PlayerView:
 
     __slots__ = (
         "rules",
+        "knock_limit",
         "seat",
         "dealer",
         "scores",
@@ -84,8 +85,13 @@ class PlayerView:
         seed: int,
         hand: Mask = 0,
         upcard: Card | None = None,
+        knock_limit: int = -1,
     ) -> None:
         self.rules = rules
+        # this hand's knock limit (R14; R29: Oklahoma sets it from the first upcard)
+        if knock_limit < 0:
+            knock_limit = rules.knock_limit if upcard is None else rules.hand_knock_limit(upcard)
+        self.knock_limit = knock_limit
         self.seat = seat
         self.dealer = dealer
         self.scores = scores  # (own, opponent) before this hand
@@ -147,7 +153,7 @@ class PlayerView:
 
     def can_knock(self, card: Card) -> bool:
         """Whether discarding ``card`` now would allow a knock (R14)."""
-        return self.deadwood_after(card) <= self.rules.knock_limit
+        return self.deadwood_after(card) <= self.knock_limit
 
     def deadwood_after(self, card: Card) -> int:
         """This seat's deadwood if it discards ``card`` from its hand."""
@@ -222,4 +228,5 @@ class PlayerView:
             "knocker_deadwood": self.knocker_deadwood,
             "knocker_deadwood_cards": self.knocker_deadwood_cards,
             "rules": self.rules,
+            "knock_limit": self.knock_limit,
         }

@@ -18,6 +18,8 @@ Schema (top-level keys; the kind decides which of the "who" keys apply)::
     out = "results/knock_sweep"                       # default results/<file stem>
     [rules]                                           # optional, as in RULES.md
     gin_bonus = 25
+    # or: rules = "eaai" (a preset, R27), or preset = "eaai" inside [rules] with changes
+
 
 Every mistake is a RunError naming the file and the key.
 """
@@ -208,10 +210,13 @@ def load_experiment(path: str | Path) -> Experiment:
     description = data.get("description", "")
     if not isinstance(description, str):
         raise _bad(p, "description", f"must be a string, not {description!r}")
-    if not isinstance(data.get("rules", {}), dict):
-        raise _bad(p, "rules", "must be a [rules] table of key = value lines")
+    table = data.get("rules", {})
+    if isinstance(table, str):  # rules = "eaai": a preset (R27)
+        table = {"preset": table}
+    if not isinstance(table, dict):
+        raise _bad(p, "rules", "must be a preset's name or a [rules] table of key = value lines")
     try:
-        rules = rules_from_table(data.get("rules", {}), f"{p}: [rules]")
+        rules = rules_from_table(table, f"{p}: [rules]")
     except GinsimError as e:
         raise RunError(str(e)) from None
     target = _target(p, data)

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 MANIFEST = "manifest.json"
 HANDS_DIR = "hands"
+GAMES_DIR = "games"  # game mode: the game records of each chunk
 
 
 class Outcome(StrEnum):
@@ -82,6 +83,26 @@ COLUMNS: dict[str, str] = {
 }
 """The hand log's columns and dtypes; ``forfeit_reason`` (text) is kept apart."""
 
+GAME_COLUMNS: dict[str, str] = {
+    "pairing": "uint16",
+    "deal": "uint32",  # the game index
+    "copy": "uint8",
+    "seat_a": "uint8",
+    "hands": "uint16",  # hands played, drawn ones included
+    "winner": "int8",  # the winning seat, -1 undecided
+    "forfeit": "bool",  # the game ended on a forfeit
+    "points_0": "int16",  # hand points only (no boxes or bonuses)
+    "points_1": "int16",
+    "boxes_0": "uint16",  # hands won (R31)
+    "boxes_1": "uint16",
+    "total_0": "int32",  # with boxes, game bonus and shutout (R31-R33)
+    "total_1": "int32",
+    "shutout": "bool",
+}
+"""The game records' columns (game mode): one row per game played, stored beside the
+chunk's hand records; in a chunk's arrays each is named ``game:<column>``."""
+GAME_PREFIX = "game:"
+
 
 # -- files -----------------------------------------------------------------------------
 def chunk_path(folder: Path, pairing: int, chunk: int) -> Path:
@@ -116,10 +137,46 @@ def write_chunk(path: Path, arrays: dict[str, np.ndarray]) -> None:
         else:
             cols[name] = pa.array(arrays[name])
     cols["forfeit_reason"] = pa.array(arrays["forfeit_reason"].tolist(), type=pa.string()).dictionary_encode()
+    write_game_records(path, arrays)  # game mode: first, so a hands file means its games are there too
     table = pa.table(cols)
     tmp = path.with_name(path.name + f".tmp-{os.getpid()}")
     pq.write_table(table, tmp, compression="zstd")
     os.replace(tmp, path)
+
+
+def games_path(hands_path: Path) -> Path:
+    """The game file of the chunk whose hand file is ``hands_path``."""
+    return hands_path.parent.parent / GAMES_DIR / hands_path.name
+
+
+def write_game_records(hands_path: Path, arrays: dict[str, np.ndarray]) -> None:
+    """Write a chunk's game records, if it has any, atomically (temporary name, rename)."""
+    if GAME_PREFIX + "winner" not in arrays:
+        return
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = games_path(hands_path)
+    path.parent.mkdir(exist_ok=True)
+    table = pa.table({name: pa.array(arrays[GAME_PREFIX + name]) for name in GAME_COLUMNS})
+    tmp = path.with_name(path.name + f".tmp-{os.getpid()}")
+    pq.write_table(table, tmp, compression="zstd")
+    os.replace(tmp, path)
+
+
+def read_games(hand_files: list[Path]) -> pd.DataFrame:
+    """The game records of the chunks in ``hand_files`` (empty if the run has none)."""
+    import pandas as pd
+    import pyarrow.parquet as pq
+
+    parts = []
+    for f in hand_files:
+        g = games_path(f)
+        if g.is_file():
+            parts.append(pq.ParquetFile(g).read(use_threads=False).to_pandas(use_threads=False))
+    if not parts:
+        return pd.DataFrame({name: pd.Series(dtype=dtype) for name, dtype in GAME_COLUMNS.items()})
+    return pd.concat(parts, ignore_index=True)
 
 
 def read_chunk(path: Path, columns: list[str] | None = None) -> pd.DataFrame:
@@ -219,6 +276,7 @@ class Manifest:
     stopped: dict[str, Any] | None = None  # a sequential test's result, when one ran
     elapsed_s: float | None = None
     reproducible: bool = True  # False when an outside player's randomness could not be seeded
+    preset: str = "default"  # the rule preset the rules start from (R27)
 
     @property
     def labels(self) -> list[str]:
@@ -322,6 +380,7 @@ _SCHEMA: dict[str, tuple[tuple[type, ...], bool]] = {
     "stopped": ((dict, _N), False),
     "elapsed_s": ((float, int, _N), False),
     "reproducible": ((bool,), False),
+    "preset": ((str,), False),
 }
 _OPTIONAL = {"param", "base", "resumed", "sessions", "stopped", "elapsed_s"}
 _KEY_ORDER = [
@@ -334,6 +393,7 @@ _KEY_ORDER = [
     "strategies",
     "reproducible",
     "pairings",
+    "preset",
     "rules",
     "rules_differ",
     "clock",

@@ -27,6 +27,7 @@ from ginsim.errors import GinsimError, RunError
 from ginsim.outside import manifest_fields
 from ginsim.run.plan import RunPlan
 from ginsim.run.records import (
+    GAMES_DIR,
     HANDS_DIR,
     Manifest,
     PairingRecord,
@@ -101,6 +102,12 @@ def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[Manifest
     if out.is_dir() and any(out.iterdir()):
         manifest = read_manifest(out)
         if manifest.identity != identity:
+            old_preset = manifest.preset
+            if old_preset != plan.rules.preset:  # R27: a run folder keeps its preset
+                raise RunError(
+                    f"--out {out} was made under the {old_preset!r} rules, not {plan.rules.preset!r}; "
+                    "use another --out or the same rules"
+                )
             diff = ", ".join(_differences(manifest.identity, identity))
             raise RunError(
                 f"--out {out} holds a different run (differs in: {diff}); use another --out or the same command"
@@ -109,7 +116,7 @@ def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[Manifest
             raise RunError(
                 f"--out {out} was written by ginsim {manifest.ginsim}, this is {__version__}; use another --out"
             )
-        for stale in (out / HANDS_DIR).glob("*.tmp-*"):
+        for stale in [*(out / HANDS_DIR).glob("*.tmp-*"), *(out / GAMES_DIR).glob("*.tmp-*")]:
             stale.unlink(missing_ok=True)
         manifest.resumed.append(_now())
         manifest.finished = None
@@ -129,6 +136,7 @@ def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[Manifest
         strategies=(strategies := _strategies(plan)),
         reproducible=all((s.outside or {}).get("reproducible", True) for s in strategies),
         pairings=[PairingRecord(**p.to_dict()) for p in plan.pairings],
+        preset=plan.rules.preset,
         rules=plan.rules.to_dict(),
         rules_differ=plan.rules.differences(),
         clock=plan.rules.time_per_hand is not None,

@@ -16,12 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from ginsim.engine.game import Game, play_game
+from ginsim.engine.game import play_game
 from ginsim.engine.play import HandResult, play_hand
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
-from ginsim.run.records import COLUMNS, OUTCOME_CODE
+from ginsim.run.records import COLUMNS, GAME_COLUMNS, GAME_PREFIX, OUTCOME_CODE
 from ginsim.run.seeding import check_decks, deal_seeds, decks_for, game_deal_seed, strategy_seed, strategy_seeds
 
 
@@ -48,6 +48,7 @@ class _Columns:
 
     def __init__(self) -> None:
         self.rows: list[tuple[Any, ...]] = []
+        self.games: list[tuple[Any, ...]] = []  # game mode: one row per game (GAME_COLUMNS)
 
     def add(
         self,
@@ -80,6 +81,10 @@ class _Columns:
             reasons = tuple(r.forfeit_reason for r in results)
         out = {name: np.asarray(values[name], dtype=dtype) for name, dtype in COLUMNS.items()}
         out["forfeit_reason"] = np.asarray(reasons, dtype=object).reshape(n)
+        if self.games:
+            columns = list(zip(*self.games, strict=True))
+            for (name, dtype), values in zip(GAME_COLUMNS.items(), columns, strict=True):
+                out[GAME_PREFIX + name] = np.asarray(values, dtype=dtype)
         return out
 
 
@@ -169,9 +174,12 @@ def _play_game_unit(
             )
 
         game = play_game(task.rules, strategies, deck, first_dealer(unit), hand_seeds, checked=True)
-        tally = Game(task.rules, game.first_dealer)  # the scores before each hand, as the game kept them
         last = len(game.hands) - 1
         for h, r in enumerate(game.hands):
-            before = tally.score_pair()
-            tally.record(r)
+            before = game.running[h]  # running scores before the hand (boxes counted at once included, R31)
             cols.add(task.pairing, unit, copy, h, seat_a, r, before, h == last, game.winner if h == last else -1)
+        f = game.final
+        assert f is not None
+        forfeit = bool(game.hands) and game.hands[-1].outcome == "forfeit"
+        row = (task.pairing, unit, copy, seat_a, len(game.hands), game.winner, forfeit)
+        cols.games.append((*row, *f.points, *f.boxes, *f.totals, f.shutout))

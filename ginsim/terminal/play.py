@@ -141,7 +141,7 @@ class HumanPlayer(Strategy):
                 if cmd == "knock" and not view.can_knock(card):
                     raise _Refused(
                         f"cannot knock discarding {CARD_NAMES[card]}: deadwood {view.deadwood_after(card)} is over "
-                        f"the knock limit {view.rules.knock_limit} (check shows the best discard)"
+                        f"the knock limit {view.knock_limit} (check shows the best discard)"
                     )
                 self._knock = cmd == "knock"
                 return card
@@ -338,7 +338,7 @@ def check_text(view: PlayerView, context: str, style: Style) -> str:
             deadwood_after=dw,
             melds_after=[_names(m) for m in after.melds],
             deadwood_cards_after=_names(hand & ~(1 << first) & ~union(after.melds)),
-            can_knock=dw <= rules.knock_limit,
+            can_knock=dw <= view.knock_limit,
             gin=dw == 0,
         )
     text = format_check(report, color=style.color)
@@ -349,7 +349,7 @@ def check_text(view: PlayerView, context: str, style: Style) -> str:
         values = {c: tables.deadwood_mask(h & ~(1 << c)) for c in cards_of(choices)}
         low = min(values.values())
         names = " or ".join(CARD_NAMES[c] for c in sorted(values, key=sort_key) if values[c] == low)
-        verdict = "gin" if low == 0 else "a knock" if low <= rules.knock_limit else "no knock"
+        verdict = "gin" if low == 0 else "a knock" if low <= view.knock_limit else "no knock"
         text += f"\ntake {CARD_NAMES[up]}  then discard {names} -> deadwood {low} ({verdict})"
     if context == "layoff" and view.knocker_melds:
         dw, laid = best_layoff(hand, view.knocker_melds, tables)
@@ -432,6 +432,9 @@ class TerminalGame:
             if game.over:
                 who = self.names[game.winner]
                 w(f"{who} {conj(who, 'win')} the game, {max(s)} to {min(s)}.")
+                final = game.final()
+                if final.totals != game.score_pair():  # R31-R33: the end-of-game bonuses
+                    w(f"With boxes and bonuses: You {final.totals[0]}, {name} {final.totals[1]}.")
                 return GameSummary(game.score_pair(), game.winner, h + 1, "target")
         w(f"No winner after {MAX_HANDS_PER_GAME} hands.")
         return GameSummary(game.score_pair(), -1, MAX_HANDS_PER_GAME, "undecided")

@@ -83,6 +83,19 @@ def event_text(style: Style, event: Event, names: Sequence[str]) -> str:
     return f"{who} {action} {shown}".rstrip()
 
 
+def _base_points(res: HandResult, rules: Rules) -> int:
+    """A scored hand's points before R30's doubling."""
+    if res.outcome == GIN:
+        return rules.gin_bonus + res.defender_deadwood_before
+    if res.outcome == BIG_GIN:
+        return (rules.big_gin_bonus or 0) + res.defender_deadwood_before
+    if res.outcome == KNOCK_WON:
+        return res.defender_deadwood_after - res.knocker_deadwood
+    if res.outcome == UNDERCUT:
+        return res.knocker_deadwood - res.defender_deadwood_after + rules.undercut_bonus
+    return 0
+
+
 def result_lines(
     style: Style, res: HandResult, names: Sequence[str], rules: Rules, show_hands: bool = True
 ) -> list[str]:
@@ -108,6 +121,11 @@ def result_lines(
             f"{names[k]} {conj(names[k], 'go')} big gin: {res.points} points "
             f"(big gin bonus {rules.big_gin_bonus} + deadwood {res.defender_deadwood_before})."
         ]
+    elif o == KNOCK_WON and res.winner < 0:  # R28: equal deadwood, no undercut on ties
+        lines = [
+            f"{names[k]} {conj(names[k], 'knock')} with {res.knocker_deadwood}, the same as "
+            f"{names[d]}'s deadwood after lay-offs: no score (undercut_on_tie is off)."
+        ]
     elif o == KNOCK_WON:
         lines = [
             f"{names[k]} {conj(names[k], 'knock')} with {res.knocker_deadwood} and "
@@ -118,6 +136,8 @@ def result_lines(
             f"{names[d]} {conj(names[d], 'undercut')} {names[k]}: {res.points} points "
             f"({res.knocker_deadwood} - {res.defender_deadwood_after} + undercut bonus {rules.undercut_bonus})."
         ]
+    if rules.oklahoma_spades and res.winner >= 0 and res.points == 2 * _base_points(res, rules) > 0:
+        lines[0] = lines[0].rstrip(".") + ", doubled: the first upcard was a spade (R30)."
     if not show_hands:
         return lines
     tables = tables_for(rules.max_run_length)

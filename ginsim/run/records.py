@@ -29,17 +29,6 @@ HANDS_DIR = "hands"
 GAMES_DIR = "games"  # game mode: the game records of each chunk
 
 
-class Outcome(StrEnum):
-    """How a hand ended (METRICS.md); the hand log stores the index into ``OUTCOMES``."""
-
-    KNOCK = "knock"
-    UNDERCUT = "undercut"
-    GIN = "gin"
-    BIG_GIN = "big_gin"
-    DRAW = "draw"  # a drawn hand (R23): no score
-    FORFEIT = "forfeit"
-
-
 OUTCOME_CODE: dict[str, int] = {name: i for i, name in enumerate(OUTCOMES)}
 """Outcome name -> its code in the hand log (the order of ``OUTCOMES``)."""
 

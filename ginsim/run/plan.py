@@ -16,6 +16,7 @@ from typing import Any
 from ginsim.engine.registry import StrategySpec, parse_spec
 from ginsim.engine.rules import Rules
 from ginsim.errors import RunError
+from ginsim.run.records import PairingRecord
 from ginsim.run.seeding import text_key
 
 KINDS = ("match", "roundrobin", "sweep")
@@ -39,18 +40,14 @@ class Pairing:
         """The seed key of this pairing's strategy random streams."""
         return text_key("pairing", self.a.canonical, self.b.canonical)
 
+    def record(self) -> PairingRecord:
+        """This pairing as the run folder keeps it (canonical specs)."""
+        return PairingRecord(
+            self.index, self.a.canonical, self.b.canonical, self.label_a, self.label_b, self.param, self.value
+        )
+
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {
-            "index": self.index,
-            "a": self.a.canonical,
-            "b": self.b.canonical,
-            "label_a": self.label_a,
-            "label_b": self.label_b,
-        }
-        if self.param is not None:
-            d["param"] = self.param
-            d["value"] = self.value
-        return d
+        return self.record().to_dict()
 
 
 @dataclass(frozen=True)

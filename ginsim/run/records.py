@@ -72,6 +72,22 @@ COLUMNS: dict[str, str] = {
 }
 """The hand log's columns and dtypes; ``forfeit_reason`` (text) is kept apart."""
 
+RESULT_COLUMNS = (
+    "outcome",
+    "knocker",
+    "winner",
+    "points",
+    "knocker_deadwood",
+    "defender_deadwood_before",
+    "defender_deadwood_after",
+    "layoff_cards",
+    "turns",
+    "stock_left",
+    "dealer",
+    "forfeit_seat",
+)
+"""The hand log's columns that are fields of the hand's ``HandResult`` (read by name)."""
+
 GAME_COLUMNS: dict[str, str] = {
     "pairing": "uint16",
     "deal": "uint32",  # the game index

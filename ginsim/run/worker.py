@@ -21,7 +21,7 @@ from ginsim.engine.play import HandResult, play_hand
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
-from ginsim.run.records import COLUMNS, GAME_COLUMNS, GAME_PREFIX, OUTCOME_CODE
+from ginsim.run.records import COLUMNS, GAME_COLUMNS, GAME_PREFIX, OUTCOME_CODE, RESULT_COLUMNS
 from ginsim.run.seeding import check_decks, deal_seeds, decks_for, game_deal_seed, strategy_seed, strategy_seeds
 
 
@@ -76,7 +76,7 @@ class _Columns:
             values.update(game_end=game_end, game_winner=game_winner)
             values["score_0"], values["score_1"] = zip(*scores, strict=True)
             by_field = zip(*map(_READ_RESULT, results), strict=True)
-            values.update(zip(_RESULT_FIELDS, by_field, strict=True))
+            values.update(zip(RESULT_COLUMNS, by_field, strict=True))
             values["outcome"] = [OUTCOME_CODE[o] for o in values["outcome"]]
             reasons = tuple(r.forfeit_reason for r in results)
         out = {name: np.asarray(values[name], dtype=dtype) for name, dtype in COLUMNS.items()}
@@ -88,22 +88,7 @@ class _Columns:
         return out
 
 
-_RESULT_FIELDS = (
-    "outcome",
-    "dealer",
-    "knocker",
-    "winner",
-    "points",
-    "knocker_deadwood",
-    "defender_deadwood_before",
-    "defender_deadwood_after",
-    "layoff_cards",
-    "turns",
-    "stock_left",
-    "forfeit_seat",
-)
-"""The columns each ``HandResult`` gives the hand log, read by name."""
-_READ_RESULT = operator.attrgetter(*_RESULT_FIELDS)
+_READ_RESULT = operator.attrgetter(*RESULT_COLUMNS)
 
 
 def seats_for(copy: int, a: Strategy, b: Strategy) -> tuple[tuple[Strategy, Strategy], int]:

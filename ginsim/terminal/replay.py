@@ -22,25 +22,12 @@ from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import Event, PlayerView
 from ginsim.errors import GinsimError, RunError
-from ginsim.run.records import chunk_files, read_manifest
+from ginsim.run.records import RESULT_COLUMNS, chunk_files, read_manifest
 from ginsim.run.seeding import deal_seed, decks_for, game_deal_seed, strategy_seed, text_key
 from ginsim.run.worker import first_dealer, seats_for
 from ginsim.terminal.textview import Style, event_text, hand_lines, result_lines
 
-CHECKED = (
-    "outcome",
-    "knocker",
-    "winner",
-    "points",
-    "knocker_deadwood",
-    "defender_deadwood_before",
-    "defender_deadwood_after",
-    "layoff_cards",
-    "turns",
-    "stock_left",
-    "dealer",
-    "forfeit_seat",
-)
+CHECKED = RESULT_COLUMNS
 # fmt: on
 """The fields of a replayed HandResult that must equal the hand log's row."""
 

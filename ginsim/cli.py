@@ -156,7 +156,9 @@ def run_options(f: Callable[..., Any]) -> Callable[..., Any]:
     ]
     for opt in reversed(opts):
         f = opt(f)
-    return rules_options(f)
+    from ginsim.cli_isolate import isolate_options
+
+    return isolate_options(rules_options(f))
 
 
 def _start_run(kind: str, target: dict[str, Any], kw: dict[str, Any]) -> None:
@@ -180,6 +182,8 @@ def _start_run(kind: str, target: dict[str, Any], kw: dict[str, Any]) -> None:
         svg=kw["svg"],
         command=invocation(),
         stop_rule=kw.get("stop_rule"),
+        isolate=kw["isolate"],
+        decision_limit=kw["decision_limit"],
     )
     launch(kind, target, settings, echo=click.echo)
 

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from ginsim.cli_isolate import isolate_options
+
 
 @click.command()
 @click.argument("folder", type=click.Path(path_type=Path))
@@ -59,6 +61,7 @@ def plot(folder: Path, svg: bool, quiet: bool) -> None:
 @click.option("--plots/--no-plots", default=True, show_default=True, help="Draw the charts at the end.")
 @click.option("--svg", is_flag=True, help="Also write each chart as SVG.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
+@isolate_options
 def run(
     experiment: Path,
     out: Path | None,
@@ -70,6 +73,8 @@ def run(
     plots: bool,
     svg: bool,
     quiet: bool,
+    isolate: bool,
+    decision_limit: float | None,
 ) -> None:
     """Run the experiment described by a TOML file (see experiments/README.md).
 
@@ -97,6 +102,8 @@ def run(
         backend=backend,
         scheduler=scheduler,
         echo=click.echo,
+        isolate=isolate,
+        decision_limit=decision_limit,
     )
 
 

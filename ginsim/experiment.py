@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ginsim.errors import GinsimError, RunError
+from ginsim.guard import DEFAULT_DECISION_LIMIT
 from ginsim.rules import Rules, rules_from_table
 from ginsim.tournament import KINDS
 
@@ -241,6 +242,8 @@ def run_experiment(
     backend: str = "loky",
     scheduler: str | None = None,
     echo: Callable[[str], None] = print,
+    isolate: bool = False,
+    decision_limit: float | None = DEFAULT_DECISION_LIMIT,
 ) -> Path:
     """Play an experiment file (``hands``/``games`` override its size for a quick try,
     into ``<out>-hands<N>`` unless ``out`` is given) and write tables and charts."""
@@ -281,5 +284,7 @@ def run_experiment(
         plots=plots,
         svg=svg,
         command=shlex.join(args),
+        isolate=isolate,
+        decision_limit=decision_limit,
     )
     return launch(exp.kind, exp.target, settings, echo=echo)

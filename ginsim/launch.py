@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from ginsim.errors import RunError
+from ginsim.guard import DEFAULT_DECISION_LIMIT
 from ginsim.rules import Rules
 from ginsim.runner import RunOptions, run_plan
 from ginsim.tournament import RunPlan, check_counts, plan_match, plan_roundrobin, plan_sweep
@@ -34,6 +35,8 @@ class RunSettings:
     svg: bool = False
     command: str = ""
     stop_rule: Any = None
+    isolate: bool = False  # tournament mode (ginsim.isolate): part of the run's identity
+    decision_limit: float | None = DEFAULT_DECISION_LIMIT  # hard seconds per decision
 
 
 def make_plan(kind: str, target: dict[str, Any], s: RunSettings, note: Callable[[str], None] | None = None) -> RunPlan:
@@ -62,12 +65,16 @@ def make_plan(kind: str, target: dict[str, Any], s: RunSettings, note: Callable[
         "chunk": s.chunk,
     }
     if kind == "match":
-        return plan_match(target["a"], target["b"], **kw)
-    if kind == "roundrobin":
-        return plan_roundrobin(list(target["strategies"]), **kw)
-    if kind == "sweep":
-        return plan_sweep(target["strategy"], target["param"], list(target["versus"]), **kw)
-    raise RunError(f"unknown kind of run {kind!r} (match, roundrobin, sweep)")
+        plan = plan_match(target["a"], target["b"], **kw)
+    elif kind == "roundrobin":
+        plan = plan_roundrobin(list(target["strategies"]), **kw)
+    elif kind == "sweep":
+        plan = plan_sweep(target["strategy"], target["param"], list(target["versus"]), **kw)
+    else:
+        raise RunError(f"unknown kind of run {kind!r} (match, roundrobin, sweep)")
+    if s.isolate:  # other decks (the run's secret) and other rules of play: another run
+        plan = replace(plan, extra={**plan.extra, "isolate": True})
+    return plan
 
 
 def launch(kind: str, target: dict[str, Any], s: RunSettings, echo: Callable[[str], None] = print) -> Path:
@@ -75,7 +82,13 @@ def launch(kind: str, target: dict[str, Any], s: RunSettings, echo: Callable[[st
     summary, report and charts. Returns the run folder."""
     plan = make_plan(kind, target, s, note=None if s.quiet else lambda m: print(m, file=sys.stderr))
     opts = RunOptions(
-        jobs=s.jobs, backend=s.backend, scheduler=s.scheduler, quiet=s.quiet, command=s.command, stop_rule=s.stop_rule
+        jobs=s.jobs,
+        backend=s.backend,
+        scheduler=s.scheduler,
+        quiet=s.quiet,
+        command=s.command,
+        stop_rule=s.stop_rule,
+        decision_limit=s.decision_limit,
     )
     folder = run_plan(plan, s.out, opts)
     finish(folder, plots=s.plots, quiet=s.quiet, svg=s.svg, echo=echo)

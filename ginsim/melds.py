@@ -106,8 +106,20 @@ class MeldTables:
     runs_only: Callable[[Mask], int]
     group_choices: Callable[[Mask, int], list[Mask]]
 
-    def __init__(self, max_run_length: int | None) -> None:
+    def __init__(self, max_run_length: int | None, source: MeldTables | None = None) -> None:
         self.max_run_length = max_run_length
+        if source is not None:  # a copy sharing the (immutable) tables: see copy()
+            self.run_deadwood = source.run_deadwood
+            self.runnable = source.runnable
+            self.suit_runs = source.suit_runs
+            self.placed_runs = source.placed_runs
+            self.gain = source.gain
+            self.gain_cards = source.gain_cards
+            self.runs_only = source.runs_only
+            self.group_choices = source.group_choices
+            self.deadwood_mask = source.deadwood_mask
+            self.best_discard_mask = source.best_discard_mask
+            return
         max_len = max_run_length or 13
         cover_cache: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
         T = [0] * 8192  # least run-only deadwood of a suit pattern
@@ -369,6 +381,12 @@ class MeldTables:
         self.deadwood_mask = deadwood_mask
         self.best_discard_mask = best_discard_mask
 
+    def copy(self) -> MeldTables:
+        """A copy of these tables whose attributes can be replaced without touching the
+        original: what a view holds, so a strategy that rebinds ``deadwood_mask`` on its
+        view's tables changes its own helpers and nothing the engine scores with."""
+        return MeldTables(self.max_run_length, self)
+
     def best_melds_mask(self, h: Mask) -> Melds:
         """The melds and deadwood of a least-deadwood arrangement of h. Deterministic: a
         group no run could use is kept whole, and otherwise runs are preferred over
@@ -428,10 +446,12 @@ class MeldTables:
         try:
             melds = list(melds)
         except TypeError:
-            raise IllegalMoveError(f"melds must be a list of card masks, not {melds!r}") from None
+            raise IllegalMoveError("melds must be a list of card masks") from None
         for m in melds:
-            if type(m) is not int or m < 0:
-                raise IllegalMoveError(f"a meld must be a card mask, not {m!r}")
+            if type(m) is not int or m < 0 or m >> 52:
+                from ginsim.guard import safe_repr
+
+                raise IllegalMoveError(f"a meld must be a card mask (bits 0..51), not {safe_repr(m)}")
             if m & ~hand:
                 raise IllegalMoveError(f"meld {format_cards(m)} uses cards not in the hand")
             if m & used:

@@ -55,6 +55,15 @@ class Rules:
                 raise RulesError(f"rules: time_per_hand must be a number of seconds > 0, not {t!r}")
             object.__setattr__(self, "time_per_hand", float(t))
 
+    def copy(self) -> Rules:
+        """An equal, separate instance: a view's own rules (``object.__setattr__`` on a
+        frozen dataclass still works, so a strategy could otherwise change the rules the
+        engine scores with)."""
+        new = object.__new__(Rules)
+        for name in _NAMES:
+            object.__setattr__(new, name, getattr(self, name))
+        return new
+
     def to_dict(self) -> dict[str, Any]:
         """All fields, for manifests and reports."""
         return asdict(self)
@@ -102,6 +111,7 @@ def _check_int(name: str, value: Any, lo: int, hi: int | None = None) -> None:
 
 
 _FIELD_TYPES = {f.name: f.type for f in fields(Rules)}
+_NAMES = tuple(_FIELD_TYPES)
 
 
 def parse_rule_value(key: str, text: str) -> Any:

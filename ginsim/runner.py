@@ -26,6 +26,8 @@ from ginsim import __version__
 from ginsim import _native as native
 from ginsim.engine import OUTCOMES
 from ginsim.errors import GinsimError, RunError
+from ginsim.guard import DEFAULT_DECISION_LIMIT
+from ginsim.secret import run_secret
 from ginsim.tournament import RunPlan
 from ginsim.worker import COLUMNS, ChunkTask, play_chunk
 
@@ -46,6 +48,7 @@ class RunOptions:
     quiet: bool = False
     command: str = ""
     stop_rule: Any = None  # a sequential test deciding when to stop (SPRT), or None
+    decision_limit: float | None = DEFAULT_DECISION_LIMIT  # hard seconds per decision (ginsim.guard)
 
 
 def chunk_path(folder: Path, pairing: int, chunk: int) -> Path:
@@ -179,6 +182,8 @@ def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[dict[str
     }
     if plan.extra:
         manifest.update(plan.extra)
+    if plan.extra.get("isolate"):
+        run_secret(out, create=True)  # before the manifest: a folder with one has its secret
     write_json_atomic(out / MANIFEST, manifest)
     return manifest, False
 
@@ -222,8 +227,11 @@ def read_chunk(path: Path, columns: list[str] | None = None) -> pd.DataFrame:
     return pq.ParquetFile(path).read(columns=columns, use_threads=False).to_pandas(use_threads=False)
 
 
-def _tasks(plan: RunPlan, folder: Path) -> tuple[list[ChunkTask], int]:
+def _tasks(plan: RunPlan, folder: Path, opts: RunOptions | None = None) -> tuple[list[ChunkTask], int]:
     """The chunks still to play, and how many units (deals or games) are done."""
+    isolate = bool(plan.extra.get("isolate"))
+    secret = run_secret(folder) if isolate else b""
+    limit = opts.decision_limit if opts is not None else DEFAULT_DECISION_LIMIT
     todo = []
     done_units = 0
     by_index = {p.index: p for p in plan.pairings}
@@ -234,7 +242,22 @@ def _tasks(plan: RunPlan, folder: Path) -> tuple[list[ChunkTask], int]:
             continue
         p = by_index[pi]
         todo.append(
-            ChunkTask(plan.rules, p.a, p.b, pi, keys[pi], plan.seed, plan.mode, plan.duplicate, start, stop, ci)
+            ChunkTask(
+                plan.rules,
+                p.a,
+                p.b,
+                pi,
+                keys[pi],
+                plan.seed,
+                plan.mode,
+                plan.duplicate,
+                start,
+                stop,
+                ci,
+                limit,
+                isolate,
+                secret,
+            )
         )
     return todo, done_units
 
@@ -267,7 +290,7 @@ def run_plan(plan: RunPlan, out: Path | None, opts: RunOptions, on_done: Callabl
     folder = out if out is not None else default_out(plan.kind)
     manifest, resumed = prepare_folder(plan, folder, opts)
     jobs = resolve_jobs(opts.jobs)
-    tasks, done_units = _tasks(plan, folder)
+    tasks, done_units = _tasks(plan, folder, opts)
     # every invocation is a session; the top-level jobs and backend say what played the
     # chunks, so a rerun with nothing left to play leaves them as they were
     manifest.setdefault("sessions", []).append(
@@ -293,10 +316,14 @@ def run_plan(plan: RunPlan, out: Path | None, opts: RunOptions, on_done: Callabl
                 write_chunk(chunk_path(folder, task.pairing, task.chunk), arrays)
                 played += len(arrays["outcome"])
                 progress.update((task.stop - task.start) * copies)
-    except GinsimError:
+    except GinsimError as e:
         progress.close()
         manifest["status"] = "failed"
         write_json_atomic(folder / MANIFEST, manifest)
+        if type(e).__name__ == "WorkerLost":
+            raise RunError(
+                f"{e}; finished chunks are kept in {folder}: rerun the same command with --out {folder}"
+            ) from None
         raise
     except KeyboardInterrupt:
         progress.close()

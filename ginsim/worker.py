@@ -17,6 +17,7 @@ import numpy as np
 
 from ginsim.engine import OUTCOMES, HandResult, play_hand
 from ginsim.game import play_game
+from ginsim.guard import DEFAULT_DECISION_LIMIT, check_user_stop, guarded
 from ginsim.registry import StrategySpec
 from ginsim.rules import Rules
 from ginsim.seeding import check_decks, deal_seeds, decks_for, game_deal_seed, strategy_seed, strategy_seeds
@@ -65,6 +66,9 @@ class ChunkTask:
     start: int
     stop: int
     chunk: int  # chunk index, for naming
+    decision_limit: float | None = DEFAULT_DECISION_LIMIT  # hard seconds per decision (ginsim.guard)
+    isolate: bool = False  # tournament mode: each strategy in its own process (ginsim.isolate)
+    secret: bytes = b""  # tournament mode: the run's secret, mixed into every deal seed
 
 
 class _Columns:
@@ -140,7 +144,18 @@ def first_dealer(unit: int) -> int:
 
 
 def play_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
-    """Play deals (or games) ``start..stop-1`` of one pairing; return the columns."""
+    """Play deals (or games) ``start..stop-1`` of one pairing; return the columns. A
+    strategy's failure of any kind is a forfeit; only the user's Ctrl-C stops the chunk
+    (ginsim.guard). Tournament mode plays through ginsim.isolate instead."""
+    if task.isolate:
+        from ginsim.isolate import play_isolated_chunk
+
+        return play_isolated_chunk(task)
+    with guarded(task.decision_limit, task.rules.time_per_hand):
+        return _play_chunk(task)
+
+
+def _play_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
     cls_a = task.spec_a.load_class()
     cls_b = task.spec_b.load_class()
     pa = task.spec_a.params
@@ -166,9 +181,11 @@ def play_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
                 strategies, seat_a = seats_for(copy, cls_a(**pa), cls_b(**pb))
                 r = play_hand(rules, strategies, deck, dealer, (0, 0), (s0[offset], s1[offset]), checked=True)
                 cols.add(task.pairing, unit, copy, 0, seat_a, r, (0, 0), False, -1)
+                check_user_stop()
     else:
         for unit in range(task.start, task.stop):
             _play_game_unit(task, unit, copies, cls_a, cls_b, cols)
+            check_user_stop()
     return cols.arrays()
 
 

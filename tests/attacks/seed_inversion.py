@@ -4,7 +4,11 @@ bijection keyed by public strategy names (as ginsim once derived them)."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: loaded as a file, it finds its package so
 
 from attacks.common import Cheater, deals_my_hand
 from ginsim.rng import SeededRandom

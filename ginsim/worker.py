@@ -20,7 +20,16 @@ from ginsim.game import play_game
 from ginsim.guard import DEFAULT_DECISION_LIMIT, check_user_stop, guarded
 from ginsim.registry import StrategySpec
 from ginsim.rules import Rules
-from ginsim.seeding import check_decks, deal_seeds, decks_for, game_deal_seed, strategy_seed, strategy_seeds
+from ginsim.seeding import (
+    check_decks,
+    deal_seeds,
+    decks_for,
+    game_deal_seed,
+    mix_secret,
+    mix_secrets,
+    strategy_seed,
+    strategy_seeds,
+)
 from ginsim.strategy import Strategy
 
 OUTCOME_CODE = {name: i for i, name in enumerate(OUTCOMES)}
@@ -155,9 +164,10 @@ def play_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
         return _play_chunk(task)
 
 
-def _play_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
-    cls_a = task.spec_a.load_class()
-    cls_b = task.spec_b.load_class()
+def _play_chunk(task: ChunkTask, factories: tuple[Any, Any] | None = None) -> dict[str, np.ndarray]:
+    """The chunk's hands; ``factories`` build the two strategies instead of their classes
+    (tournament mode's stand-ins)."""
+    cls_a, cls_b = factories if factories is not None else (task.spec_a.load_class(), task.spec_b.load_class())
     pa = task.spec_a.params
     pb = task.spec_b.params
     cols = _Columns()
@@ -165,6 +175,8 @@ def _play_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
     rules = task.rules
     if task.mode == "hands":
         seeds = deal_seeds(task.seed, task.start, task.stop)
+        if task.secret:
+            seeds = mix_secrets(seeds, task.secret)
         decks = check_decks(decks_for(seeds)).tolist()
         per_copy = [
             (
@@ -199,6 +211,8 @@ def _play_game_unit(
     def deck(h: int) -> list[int]:
         while len(decks) <= h:  # draw decks in batches as the game goes on
             more = [game_deal_seed(task.seed, unit, i) for i in range(len(decks), len(decks) + 8)]
+            if task.secret:
+                more = [mix_secret(s, task.secret) for s in more]
             seeds.extend(more)
             decks.extend(check_decks(decks_for(more)).tolist())
         return decks[h]

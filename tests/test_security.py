@@ -6,12 +6,24 @@ count, in any mode, how often its route worked."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
 from attacks.common import CHEAT_MARK
 from attacks.seed_inversion import SeedInverter, splitmix64, unsplitmix64
+from conftest import ginsim_subprocess
 
 from ginsim.engine import play_hand
+from ginsim.melds import tables_for
+from ginsim.registry import StrategySpec, parse_spec
 from ginsim.rules import Rules
+from ginsim.runner import chunk_files
 from ginsim.seeding import deal_seed, deck_for, strategy_seed, text_key
+from ginsim.worker import OUTCOME_CODE, ChunkTask, play_chunk
 from strategies.simple import Simple
 
 _M64 = 0xFFFFFFFFFFFFFFFF
@@ -54,3 +66,128 @@ def test_strategy_seeds_are_one_way_and_still_reproducible() -> None:
     assert a == strategy_seed(deal_seed(1, 2), 7, 0, 1)
     assert len({strategy_seed(deal_seed(1, 2), 7, c, s) for c in (0, 1) for s in (0, 1)}) == 4
     assert unsplitmix64(a) != deal_seed(1, 2)
+
+
+# -- the routes to hidden cards, the saboteurs: in-process and in tournament mode --------
+
+ATTACKS = Path(__file__).resolve().parent / "attacks"
+
+
+def _spec(name: str) -> StrategySpec:
+    module, _, cls = name.partition(":")
+    return parse_spec(f"{ATTACKS / module}.py:{cls}") if cls else parse_spec(name)
+
+
+def _play(a: str, b: str, hands: int, isolate: bool, seed: int = 3, **rules: Any) -> dict[str, np.ndarray]:
+    """``hands`` hands (duplicate deals) of ``a`` against ``b``: the same pairing key
+    whoever plays, so a cheater that finds nothing plays exactly its honest twin's hands."""
+    task = ChunkTask(
+        Rules(**rules), _spec(a), _spec(b), 0, 12345, seed, "hands", True, 0, hands // 2, 0,
+        isolate=isolate, secret=b"s" * 32 if isolate else b"",
+    )  # fmt: skip
+    return play_chunk(task)
+
+
+def _marks(arrays: dict[str, np.ndarray]) -> int:
+    return sum(CHEAT_MARK in str(r) for r in arrays["forfeit_reason"])
+
+
+def _same_log(x: dict[str, np.ndarray], y: dict[str, np.ndarray]) -> bool:
+    return all(np.array_equal(x[k], y[k]) for k in x)
+
+
+@pytest.fixture
+def bots_as_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    # this machine's Python may not be runnable by nobody; the privilege drop has its own test
+    monkeypatch.setenv("GINSIM_BOT_USER", "root")
+
+
+CHEATERS = ["cheaters:GcReferrers", "cheaters:GcObjects", "cheaters:FrameWalker"]
+
+
+@pytest.mark.parametrize("cheater", CHEATERS)
+def test_in_process_the_routes_work(cheater: str) -> None:
+    # in-process mode is no sandbox: these routes find the deck, which is what makes the
+    # tournament-mode test below mean something
+    assert _marks(_play(cheater, "simple", 4, isolate=False)) > 0
+
+
+@pytest.mark.parametrize("cheater", CHEATERS)
+@pytest.mark.usefixtures("bots_as_root")
+def test_in_tournament_mode_the_routes_find_nothing(cheater: str) -> None:
+    honest = _play("common:Honest", "simple", 6, isolate=True)
+    cheat = _play(cheater, "simple", 6, isolate=True)
+    assert _marks(cheat) == 0
+    assert _same_log(cheat, honest)  # it played its honest twin's hands, move for move
+
+
+@pytest.mark.usefixtures("bots_as_root")
+def test_the_seed_route_fails_in_tournament_mode_too() -> None:
+    cheat = _play("seed_inversion:SeedInverter:key=12345", "simple", 6, isolate=True)
+    assert _marks(cheat) == 0
+    assert _marks(_play("seed_inversion:SeedInverter:key=12345", "simple", 6, isolate=False)) == 0
+
+
+def _proc_run(cheater: str, out: Path, *extra: str) -> dict[str, Any]:
+    proc = ginsim_subprocess(
+        "match", f"{ATTACKS / 'cheaters'}.py:{cheater}", "simple", "--hands", "6", "--jobs", "1", "-q",
+        "--no-plots", "--out", str(out), *extra,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    reasons = [str(r) for f in chunk_files(out) for r in pd.read_parquet(f)["forfeit_reason"]]
+    return {"marks": sum(CHEAT_MARK in r for r in reasons), "hands": len(reasons)}
+
+
+def test_the_proc_manifest_seed_route(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GINSIM_BOT_USER", "root")
+    assert _proc_run("ProcSeed", tmp_path / "in")["marks"] > 0  # in-process: the route works
+    isolated = _proc_run("ProcSeed", tmp_path / "iso", "--isolate")
+    assert isolated == {"marks": 0, "hands": 6}  # the decks mix in the run's secret
+
+
+def test_the_secret_is_the_referees_alone(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    proc = ginsim_subprocess(
+        "match", "simple", "random", "--hands", "2", "-q", "--no-plots", "--isolate", "--out", str(out)
+    )
+    if os.geteuid() != 0:
+        assert proc.returncode == 0, proc.stderr
+        assert (out / "secret").stat().st_mode & 0o077 == 0  # another user cannot read it
+        return
+    # as root the bots run as nobody, who can read no 0600 file of root's; here that may
+    # mean nobody cannot even run this Python: then the run stops with one clear line
+    if proc.returncode != 0:
+        assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "as user nobody" in proc.stderr
+        return
+    assert (out / "secret").stat().st_mode & 0o077 == 0
+    sneaky = _proc_run("SecretReader", tmp_path / "sneaky", "--isolate")
+    assert sneaky["marks"] == 0
+
+
+@pytest.mark.usefixtures("bots_as_root")
+def test_the_gc_saboteur_harms_no_one_in_tournament_mode() -> None:
+    res = _play("saboteurs:GcSaboteur", "simple", 6, isolate=True)
+    assert _same_log(res, _play("common:Honest", "simple", 6, isolate=True))
+
+
+def test_the_gc_saboteur_in_process_is_beyond_defence() -> None:
+    # documented in docs/security.md: in one process a bot can rewrite any object
+    res = _play("saboteurs:GcSaboteur", "simple", 4, isolate=False)
+    assert (res["forfeit_seat"] >= 0).any()
+
+
+@pytest.mark.parametrize("isolate", [False, True])
+@pytest.mark.parametrize("tamperer", ["saboteurs:RulesTamperer", "saboteurs:TableTamperer"])
+@pytest.mark.usefixtures("bots_as_root")
+def test_tamperers_change_no_score(tamperer: str, isolate: bool) -> None:
+    public = tables_for(None)
+    saved = public.deadwood_mask
+    try:
+        honest = _play("common:Honest", "simple", 10, isolate=isolate, seed=1)
+        res = _play(tamperer, "simple", 10, isolate=isolate, seed=1)
+    finally:
+        public.deadwood_mask = saved  # the table tamperer leaves the public tables broken
+    assert (honest["outcome"] != OUTCOME_CODE["forfeit"]).all()
+    # in-process these deals hold an undercut, whose bonus the rules tamperer zeroes
+    assert isolate or (honest["outcome"] == OUTCOME_CODE["undercut"]).any()
+    assert _same_log(res, honest)

@@ -49,16 +49,17 @@ class SeedInverter(Cheater):
 
     name = "seed_inverter"
 
-    def __init__(self, specs: str = "") -> None:
+    def __init__(self, specs: str = "", key: int = 0) -> None:
         super().__init__()
-        self.specs = specs  # "a_canonical|b_canonical"
+        self.specs = specs  # "a_canonical|b_canonical": the pairing's key is public
+        self.key = key  # or the key itself
 
     def route(self, view: PlayerView) -> Any:
         probe = SeededRandom(0)
         probe.setstate(view.rng.getstate())  # a copy: its own stream is left as it was
         seat_seed = unsplitmix64(probe.getrandbits(64))
         a, _, b = self.specs.partition("|")
-        key = text_key("pairing", a, b)
+        key = self.key or text_key("pairing", a, b)
         for copy in (0, 1):
             deal = unsplitmix64(seat_seed) ^ splitmix64((key + 4 * copy + view.seat) & _M64)
             deck = deck_for(deal)

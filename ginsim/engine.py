@@ -101,8 +101,8 @@ def _raised(seat: int, method: str, e: BaseException) -> Forfeit:
     if isinstance(e, KeyboardInterrupt) and user_stop():
         raise e
     if isinstance(e, DecisionTimeout):
-        what = "the clock's" if e.clock else "the hard"
-        return Forfeit(seat, "clock", f"{method}: no answer within {e.limit:g}s ({what} limit per decision)")
+        what = "time_per_hand, R25" if e.clock else "the hard limit per decision"
+        return Forfeit(seat, "clock", f"{method}: no answer within {e.limit:g}s ({what})")
     if isinstance(e, BotFailure):
         return Forfeit(seat, e.kind, f"{method} {e}")
     try:

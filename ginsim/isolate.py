@@ -130,7 +130,7 @@ class BotProcess:
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
-    def _request(self, msg: dict[str, Any], timeout: float | None) -> dict[str, Any]:
+    def _request(self, msg: dict[str, Any], timeout: float | None, clock: bool = False) -> dict[str, Any]:
         """Send one request and read its answer within ``timeout`` seconds; BotFailure or
         DecisionTimeout (the process then killed) otherwise."""
         proc = self.proc
@@ -147,7 +147,7 @@ class BotProcess:
             wait = None if deadline is None else deadline - time.monotonic()
             if wait is not None and wait <= 0:
                 self.kill()
-                raise DecisionTimeout(timeout or 0.0, timeout is not None and timeout != self.limit)
+                raise DecisionTimeout(self.clock if clock and self.clock else timeout or 0.0, clock)
             ready, _, _ = select.select([fd], [], [], wait)
             if not ready:
                 continue
@@ -203,11 +203,13 @@ class BotProcess:
         if event is not None:
             msg["ev"] = event
         timeout = self.limit
+        clock = False
         if self.clock is not None:
-            left = max(self.clock - self.used, 0.0) + 0.01
-            timeout = left if timeout is None else min(timeout, left)
+            left = max(self.clock - self.used, 0.0) + 0.01  # the rest of its time for the hand
+            clock = timeout is None or left < timeout
+            timeout = left if clock else timeout
         t0 = time.monotonic()
-        reply = self._request(msg, timeout)
+        reply = self._request(msg, timeout, clock)
         self.used += time.monotonic() - t0
         if "r" in reply:
             return reply["r"]

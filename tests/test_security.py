@@ -191,3 +191,90 @@ def test_tamperers_change_no_score(tamperer: str, isolate: bool) -> None:
     # in-process these deals hold an undercut, whose bonus the rules tamperer zeroes
     assert isolate or (honest["outcome"] == OUTCOME_CODE["undercut"]).any()
     assert _same_log(res, honest)
+
+
+# -- bots that stop, hang or crash the run: each a recorded forfeit, the run goes on ----
+
+CRASHERS = {
+    "Exit0": "take_upcard raised SystemExit: 0",
+    "Exit3": "take_upcard raised SystemExit: 3",
+    "Interrupt": "take_upcard raised KeyboardInterrupt",
+    "GenExit": "take_upcard raised GeneratorExit",
+    "Forever": "take_upcard: no answer within 1s (the hard limit per decision)",
+    "EvilIndex": "discard raised SystemExit: 4",
+    "HugeCard": "a discard must be a card (int 0..51), not ",
+}
+
+
+def _forfeits(reasons: list[str], expected: str) -> bool:
+    """Every hand forfeited for ``expected``; a bot acting on its first discard may see
+    the odd hand end before it (the opponent knocks at once), tournament decks being new
+    at every run."""
+    done = [r for r in reasons if r]
+    return len(reasons) == 4 and len(done) >= 3 and all(expected in r for r in done)
+
+
+def _run(tmp_path: Path, bot: str, *extra: str) -> tuple[Any, list[str]]:
+    out = tmp_path / bot
+    args = ("match", f"{ATTACKS / 'crashers'}.py:{bot}", "simple", "--hands", "4", "--jobs", "1", "--no-plots")
+    proc = ginsim_subprocess(*args, "--out", str(out), *extra, timeout=90)
+    reasons = [str(r) for f in chunk_files(out) for r in pd.read_parquet(f)["forfeit_reason"]]
+    return proc, reasons
+
+
+@pytest.mark.parametrize("isolate", [False, True])
+@pytest.mark.parametrize("bot", sorted(CRASHERS))
+@pytest.mark.usefixtures("bots_as_root")
+def test_crashers_forfeit_and_the_run_completes(tmp_path: Path, bot: str, isolate: bool) -> None:
+    proc, reasons = _run(tmp_path, bot, "--decision-limit", "1", *(["--isolate"] if isolate else []))
+    assert proc.returncode == 0, proc.stderr
+    assert _forfeits(reasons, CRASHERS[bot]), reasons
+    assert "forfeit" in proc.stdout  # the summary is printed, and says so
+    summary = pd.read_csv(tmp_path / bot / "summary.csv")
+    assert set(summary["hands"]) == {4}
+
+
+@pytest.mark.parametrize("isolate", [False, True])
+@pytest.mark.usefixtures("bots_as_root")
+def test_a_slow_bot_loses_to_the_clock(tmp_path: Path, isolate: bool) -> None:
+    proc, reasons = _run(tmp_path, "Sleeper", "--rule", "time_per_hand=1", *(["--isolate"] if isolate else []))
+    assert proc.returncode == 0, proc.stderr
+    assert len(reasons) == 4 and all(r == "take_upcard: no answer within 1s (time_per_hand, R25)" for r in reasons), (
+        reasons
+    )
+
+
+@pytest.mark.usefixtures("bots_as_root")
+def test_a_hard_exit_in_tournament_mode_is_a_forfeit(tmp_path: Path) -> None:
+    proc, reasons = _run(tmp_path, "HardExit", "--isolate")
+    assert proc.returncode == 0, proc.stderr
+    assert _forfeits(reasons, "discard crashed: its process ended (exit status 1)"), reasons
+
+
+def test_a_hard_exit_in_process_is_one_resumable_line(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = ("match", f"{ATTACKS / 'crashers'}.py:HardExit", "simple", "--hands", "8", "--chunk", "1", "--jobs", "2")
+    proc = ginsim_subprocess(*args, "-q", "--no-plots", "--out", str(out), timeout=90)
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "a worker process died" in proc.stderr and f"--out {out}" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("bot", "reason"),
+    [
+        ("HugeMelds", "a meld must be a card mask (bits 0..51)"),
+        ("HugeLayoff", "lay-offs must be a card mask (bits 0..51)"),
+        ("GeneratorMelds", "not a list of card masks"),
+    ],
+)
+@pytest.mark.parametrize("isolate", [False, True])
+@pytest.mark.usefixtures("bots_as_root")
+def test_huge_answers_are_illegal_moves(tmp_path: Path, bot: str, reason: str, isolate: bool) -> None:
+    proc, reasons = _run(tmp_path, bot, *(["--isolate"] if isolate else []))
+    assert proc.returncode == 0, proc.stderr
+    assert any(reason in r for r in reasons), reasons
+
+
+def test_a_bot_emptying_its_own_pile_breaks_nothing() -> None:
+    honest = _play("common:Honest", "simple", 6, isolate=False)
+    assert _same_log(_play("crashers:PileClearer", "simple", 6, isolate=False), honest)

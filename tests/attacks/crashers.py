@@ -1,5 +1,4 @@
-"""Strategies that try to stop, hang or crash the run, each from its second decision of
-a hand on (its first is honest, so a hand does get under way)."""
+"""Strategies that try to stop, hang or crash the run."""
 
 from __future__ import annotations
 
@@ -17,15 +16,21 @@ from attacks.common import Honest
 
 
 class _Nasty(Honest):
-    def __init__(self) -> None:
-        self.calls = 0
+    """Acts on its first decision of every hand (the offer of the first upcard, which
+    always comes), or with ``ON_DISCARD`` on its first discard."""
+
+    ON_DISCARD = False
 
     def act(self, view: PlayerView) -> Any:
         raise NotImplementedError
 
+    def take_upcard(self, view: PlayerView) -> Any:
+        if not self.ON_DISCARD and view.turn == 1:
+            return self.act(view)
+        return super().take_upcard(view)
+
     def discard(self, view: PlayerView) -> Any:
-        self.calls += 1
-        if self.calls >= 2:
+        if self.ON_DISCARD:
             return self.act(view)
         return super().discard(view)
 
@@ -42,6 +47,8 @@ class Exit3(_Nasty):
 
 class HardExit(_Nasty):
     """Ends its whole process at once: no exception, no cleanup."""
+
+    ON_DISCARD = True  # a hand under way first
 
     def act(self, view: PlayerView) -> Any:
         os._exit(1)
@@ -68,16 +75,20 @@ class Sleeper(_Nasty):
 
     def act(self, view: PlayerView) -> Any:
         time.sleep(2)
-        return super(_Nasty, self).discard(view)
+        return super(_Nasty, self).take_upcard(view)
 
 
 class HugeCard(_Nasty):
+    ON_DISCARD = True
+
     def act(self, view: PlayerView) -> Any:
         return 10**5000  # too long even to print
 
 
 class EvilIndex(_Nasty):
     """Discards an object whose __index__ raises SystemExit."""
+
+    ON_DISCARD = True
 
     def act(self, view: PlayerView) -> Any:
         class Card:

@@ -105,6 +105,12 @@ class MeldTables:
     best_discard_mask: Callable[[Mask], tuple[int, Mask]]
     runs_only: Callable[[Mask], int]
     group_choices: Callable[[Mask, int], list[Mask]]
+    run_deadwood: tuple[int, ...]
+    runnable: tuple[int, ...]
+    suit_runs: tuple[tuple[int, ...], ...]
+    placed_runs: tuple[tuple[tuple[int, ...], ...], ...]
+    gain: tuple[int, ...]
+    gain_cards: tuple[int, ...]
 
     def __init__(self, max_run_length: int | None, source: MeldTables | None = None) -> None:
         self.max_run_length = max_run_length

@@ -14,7 +14,7 @@ from typing import Any, Final, cast
 
 from ginsim.cards import CARD_NAMES, Card
 from ginsim.errors import IllegalMoveError
-from ginsim.guard import BotFailure, DecisionTimeout, safe_repr, user_stop
+from ginsim.guard import BotFailure, DecisionTimeout, passes, safe_repr
 from ginsim.hand import (
     BIG_GIN,
     DRAWN,
@@ -98,7 +98,7 @@ def _as_card(value: object) -> object:
 def _raised(seat: int, method: str, e: BaseException) -> Forfeit:
     """The forfeit of a strategy call that raised anything at all (SystemExit and a bot's
     own KeyboardInterrupt included); only the user's Ctrl-C goes through, to stop the run."""
-    if isinstance(e, KeyboardInterrupt) and user_stop():
+    if passes(e):
         raise e
     if isinstance(e, DecisionTimeout):
         what = "time_per_hand, R25" if e.clock else "the hard limit per decision"

@@ -53,9 +53,29 @@ class _State:
         self.target = -1  # the call count the watchdog fired at
         self.thread: threading.Thread | None = None
         self.main_ident = threading.main_thread().ident
+        self.passthrough: tuple[type[BaseException], ...] = ()  # see letting_through
 
 
 STATE = _State()
+
+
+@contextmanager
+def letting_through(*kinds: type[BaseException]) -> Iterator[None]:
+    """Let exceptions of these classes pass the engine instead of forfeiting: for a
+    trusted player's own way to stop a game (the person at ``ginsim play`` quitting)."""
+    old = STATE.passthrough
+    STATE.passthrough = old + kinds
+    try:
+        yield
+    finally:
+        STATE.passthrough = old
+
+
+def passes(e: BaseException) -> bool:
+    """Whether the engine lets ``e`` through: the user's Ctrl-C, or a kind let through."""
+    if isinstance(e, KeyboardInterrupt) and STATE.user_stop:
+        return True
+    return bool(STATE.passthrough) and isinstance(e, STATE.passthrough)
 
 
 def user_stop() -> bool:

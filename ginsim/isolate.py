@@ -51,7 +51,7 @@ def _bot_user() -> dict[str, Any]:
         return {}
     import pwd
 
-    name = os.environ.get("GINSIM_BOT_USER", "nobody")
+    name = os.environ.get("GINSIM_BOT_USER") or "nobody"
     if name == "root":
         return {}
     try:

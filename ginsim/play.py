@@ -18,6 +18,7 @@ from ginsim.check import check_hand, format_check
 from ginsim.engine import FORFEIT, play_hand
 from ginsim.errors import CardError
 from ginsim.game import MAX_HANDS_PER_GAME, next_dealer
+from ginsim.guard import letting_through
 from ginsim.layoff import best_layoff, layoff_is_legal
 from ginsim.melds import tables_for
 from ginsim.registry import StrategySpec
@@ -30,7 +31,7 @@ from ginsim.view import OFFER, Event, PlayerView
 # -- the person at the table -------------------------------------------------------------
 
 
-class Quit(BaseException):  # not an Exception: it must pass the engine's ``except Exception``
+class Quit(BaseException):  # the engine lets it through (guard.letting_through), never a bot's
     """The person quit, or the input ended: stops the game from inside a decision."""
 
     def __init__(self, why: str) -> None:
@@ -415,7 +416,8 @@ class TerminalGame:
             w(f"\n=== Hand {h + 1}: {'you deal' if dealer == 0 else name + ' deals'} ===")
             self.human.new_hand(h + 1)
             try:
-                res = play_hand(rules, (self.human, bot), deck, dealer, (scores[0], scores[1]), seeds)
+                with letting_through(Quit):
+                    res = play_hand(rules, (self.human, bot), deck, dealer, (scores[0], scores[1]), seeds)
             except Quit as q:
                 w(f"Game stopped ({q.why}) in hand {h + 1}: You {scores[0]}, {name} {scores[1]}.")
                 return GameSummary((scores[0], scores[1]), -1, h, q.why)

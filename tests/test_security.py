@@ -6,7 +6,12 @@ count, in any mode, how often its route worked."""
 
 from __future__ import annotations
 
+import json
 import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -278,3 +283,21 @@ def test_huge_answers_are_illegal_moves(tmp_path: Path, bot: str, reason: str, i
 def test_a_bot_emptying_its_own_pile_breaks_nothing() -> None:
     honest = _play("common:Honest", "simple", 6, isolate=False)
     assert _same_log(_play("crashers:PileClearer", "simple", 6, isolate=False), honest)
+
+
+@pytest.mark.parametrize("isolate", [False, True])
+@pytest.mark.usefixtures("bots_as_root")
+def test_the_users_ctrl_c_still_stops_the_run(tmp_path: Path, isolate: bool) -> None:
+    # a bot raising KeyboardInterrupt forfeits (above); a real SIGINT stops the run, cleanly
+    out = tmp_path / "run"
+    args = ["match", f"{ATTACKS / 'crashers'}.py:Sleeper", "simple", "--hands", "40", "--jobs", "1", "-q"]
+    args += ["--no-plots", "--chunk", "1", "--out", str(out), *(["--isolate"] if isolate else [])]
+    proc = subprocess.Popen([sys.executable, "-m", "ginsim", *args], stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not chunk_files(out) and time.monotonic() < deadline:  # a hand or two played
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2, err
+    assert err.count("\n") == 1 and "interrupted" in err and f"--out {out}" in err
+    assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"

@@ -16,8 +16,8 @@ from attacks.common import Honest
 
 
 class _Nasty(Honest):
-    """Acts on its first decision of every hand (the offer of the first upcard, which
-    always comes), or with ``ON_DISCARD`` on its first discard."""
+    """Acts on its first decision of every hand (always a take-the-upcard question), or
+    with ``ON_DISCARD`` on every discard."""
 
     ON_DISCARD = False
 
@@ -25,7 +25,8 @@ class _Nasty(Honest):
         raise NotImplementedError
 
     def take_upcard(self, view: PlayerView) -> Any:
-        if not self.ON_DISCARD and view.turn == 1:
+        if not self.ON_DISCARD and not getattr(self, "acted", False):
+            self.acted = True  # a new instance plays each hand: once per hand
             return self.act(view)
         return super().take_upcard(view)
 

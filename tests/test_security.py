@@ -301,3 +301,22 @@ def test_the_users_ctrl_c_still_stops_the_run(tmp_path: Path, isolate: bool) -> 
     assert proc.returncode == 2, err
     assert err.count("\n") == 1 and "interrupted" in err and f"--out {out}" in err
     assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"
+
+
+@pytest.mark.usefixtures("bots_as_root")
+def test_a_tournament_run_resumes_and_replays_with_its_secret(tmp_path: Path, run_cli: Any) -> None:
+    out = tmp_path / "run"
+    args = ["match", "simple", "random", "--hands", "8", "--chunk", "2", "--jobs", "1", "-q", "--no-plots"]
+    assert run_cli(*args, "--isolate", "--out", str(out)).code == 0
+    log = pd.concat([pd.read_parquet(f) for f in chunk_files(out)], ignore_index=True)
+    chunk_files(out)[-1].unlink()  # as if killed before the last chunk
+    assert run_cli(*args, "--isolate", "--out", str(out)).code == 0
+    again = pd.concat([pd.read_parquet(f) for f in chunk_files(out)], ignore_index=True)
+    pd.testing.assert_frame_equal(log, again)
+    assert run_cli(*args, "--out", str(out)).code == 2  # without --isolate: another run
+    replay = run_cli("replay", str(out), "--hand", "5")
+    assert replay.code == 0, replay.err
+    plain = tmp_path / "plain"
+    assert run_cli(*args, "--out", str(plain)).code == 0
+    other = pd.concat([pd.read_parquet(f) for f in chunk_files(plain)], ignore_index=True)
+    assert not log["turns"].equals(other["turns"])  # the secret dealt other decks

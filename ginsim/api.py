@@ -9,10 +9,11 @@ from __future__ import annotations
 import shlex
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
 from ginsim.engine.rules import Rules
 from ginsim.errors import RunError
 from ginsim.run.backends import require_dask
@@ -41,6 +42,8 @@ class RunSettings:
     svg: bool = False
     command: str = ""
     stop_rule: StopRule | None = None
+    isolate: bool = False  # tournament mode (ginsim.run.isolate): part of the run's identity
+    decision_limit: float | None = DEFAULT_DECISION_LIMIT  # hard seconds per decision
 
 
 def make_plan(kind: str, target: dict[str, Any], s: RunSettings, note: Callable[[str], None] | None = None) -> RunPlan:
@@ -50,7 +53,7 @@ def make_plan(kind: str, target: dict[str, Any], s: RunSettings, note: Callable[
         raise RunError("a scheduler address (--scheduler) is only for the dask backend (--backend dask)")
     if s.backend == "dask":  # before the run folder is touched
         require_dask()
-    return plan_run(
+    plan = plan_run(
         kind,
         target,
         rules=s.rules,
@@ -61,6 +64,9 @@ def make_plan(kind: str, target: dict[str, Any], s: RunSettings, note: Callable[
         chunk=s.chunk,
         note=note,
     )
+    if s.isolate:  # other decks (the run's secret) and other rules of play: another run
+        plan = replace(plan, extra={**plan.extra, "isolate": True})
+    return plan
 
 
 def launch(kind: str, target: dict[str, Any], s: RunSettings, echo: Callable[[str], None] = print) -> Path:
@@ -68,7 +74,13 @@ def launch(kind: str, target: dict[str, Any], s: RunSettings, echo: Callable[[st
     summary, report and charts. Returns the run folder."""
     plan = make_plan(kind, target, s, note=None if s.quiet else lambda m: print(m, file=sys.stderr))
     opts = RunOptions(
-        jobs=s.jobs, backend=s.backend, scheduler=s.scheduler, quiet=s.quiet, command=s.command, stop_rule=s.stop_rule
+        jobs=s.jobs,
+        backend=s.backend,
+        scheduler=s.scheduler,
+        quiet=s.quiet,
+        command=s.command,
+        stop_rule=s.stop_rule,
+        decision_limit=s.decision_limit,
     )
     folder = run_plan(plan, s.out, opts)
     finish(folder, plots=s.plots, quiet=s.quiet, svg=s.svg, echo=echo)
@@ -103,6 +115,8 @@ def run_experiment(
     backend: str = "loky",
     scheduler: str | None = None,
     echo: Callable[[str], None] = print,
+    isolate: bool = False,
+    decision_limit: float | None = DEFAULT_DECISION_LIMIT,
 ) -> Path:
     """Play an experiment file (``hands``/``games`` override its size for a quick try,
     into ``<out>-hands<N>`` unless ``out`` is given) and write tables and charts."""
@@ -139,5 +153,7 @@ def run_experiment(
         plots=plots,
         svg=svg,
         command=shlex.join(args),
+        isolate=isolate,
+        decision_limit=decision_limit,
     )
     return launch(exp.kind, exp.target, settings, echo=echo)

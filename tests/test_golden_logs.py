@@ -35,3 +35,26 @@ def test_hand_log_matches_recording(name: str, run_cli, tmp_path: Path) -> None:
     assert list(got.columns) == list(want.columns)
     for col in want.columns:
         assert got[col].astype(str).tolist() == want[col].astype(str).tolist(), col
+
+
+def record() -> None:
+    """Re-record the fixtures (after a deliberate change of the seeding, said in the
+    README's changelog): ``python tests/test_golden_logs.py``."""
+    import tempfile
+
+    from ginsim.cli import main
+
+    for name, command in COMMANDS.items():
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / name
+            args = [*shlex.split(command), "--jobs", "1", "--quiet", "--no-plots", "--out", str(out)]
+            try:
+                main(args)
+            except SystemExit as e:
+                if e.code:
+                    raise
+            _log(out).to_csv(GOLDEN / f"{name}.csv", index=False)
+
+
+if __name__ == "__main__":
+    record()

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 import pytest
 
 import ginsim
+from ginsim.engine.hand import _engine_tables
 from ginsim.engine.layoff import best_layoff, layoff_is_legal
 from ginsim.engine.melds import tables_for
 from ginsim.engine.play import play_hand
@@ -123,7 +124,8 @@ class InGame:
 
     def __init__(self, n_hands: int, master: int, max_run_length: int | None = None) -> None:
         rules = Rules(max_run_length=max_run_length)
-        tables = tables_for(max_run_length)
+        # the engine's own tables: the views' copies are taken from them at each deal
+        tables = _engine_tables(max_run_length)
         strategy = parse_spec("simple").build()
         seen_dw: dict[int, None] = {}
         seen_discard: dict[int, None] = {}

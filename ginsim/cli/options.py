@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
 from ginsim.engine.rng import MAX_SEED
 
 EXIT_USAGE = 2
@@ -92,6 +93,30 @@ def output_options(f: Callable[..., Any]) -> Callable[..., Any]:
     )
 
 
+def isolate_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--isolate`` (tournament mode) and ``--decision-limit SECONDS``."""
+    return _apply(
+        f,
+        [
+            click.option(
+                "--isolate",
+                is_flag=True,
+                help="Tournament mode: every strategy plays in its own process and sees only a copy of its view; "
+                "decks mix in a secret kept in the run folder. For bots you do not trust: see docs/security.md.",
+            ),
+            click.option(
+                "--decision-limit",
+                type=click.FloatRange(min=0),
+                default=DEFAULT_DECISION_LIMIT,
+                show_default=True,
+                metavar="SECONDS",
+                help="Hard limit on one decision of a strategy: past it the strategy forfeits the hand "
+                "(0: no limit; the rules' time_per_hand, if shorter, applies). See docs/security.md.",
+            ),
+        ],
+    )
+
+
 def seed_option(help_text: str, default: int | None = 0) -> Decorator:
     return click.option(
         "--seed", type=click.IntRange(0, MAX_SEED), default=default, show_default=default is not None, help=help_text
@@ -131,7 +156,7 @@ def run_options(f: Callable[..., Any]) -> Callable[..., Any]:
             output_options,
         ],
     )
-    return rules_options(f)
+    return isolate_options(rules_options(f))
 
 
 def color() -> bool:

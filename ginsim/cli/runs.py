@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ginsim.cli.options import backend_options, invocation, jobs_option, output_options, run_options
+from ginsim.cli.options import backend_options, invocation, isolate_options, jobs_option, output_options, run_options
 
 
 def _start_run(kind: str, target: dict[str, Any], kw: dict[str, Any]) -> None:
@@ -32,6 +32,8 @@ def _start_run(kind: str, target: dict[str, Any], kw: dict[str, Any]) -> None:
         svg=kw["svg"],
         command=invocation(),
         stop_rule=kw.get("stop_rule"),
+        isolate=kw["isolate"],
+        decision_limit=kw["decision_limit"],
     )
     launch(kind, target, settings, echo=click.echo)
 
@@ -136,6 +138,7 @@ def report(folder: Path, quiet: bool) -> None:
 @click.option("--games", type=int, default=None, help="Play N games per pairing instead (a quick try; own folder).")
 @backend_options
 @output_options
+@isolate_options
 def run(
     experiment: Path,
     out: Path | None,
@@ -147,6 +150,8 @@ def run(
     plots: bool,
     svg: bool,
     quiet: bool,
+    isolate: bool,
+    decision_limit: float | None,
 ) -> None:
     """Run the experiment described by a TOML file (see experiments/README.md).
 
@@ -174,6 +179,8 @@ def run(
         backend=backend,
         scheduler=scheduler,
         echo=click.echo,
+        isolate=isolate,
+        decision_limit=decision_limit,
     )
 
 

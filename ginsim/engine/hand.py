@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from typing import Final, NamedTuple, cast
 
 from ginsim.engine.cards import CARD_NAMES, Card, Mask, format_cards
+from ginsim.engine.guard import safe_repr
 from ginsim.engine.layoff import best_layoff, layoff_is_legal
-from ginsim.engine.melds import tables_for
+from ginsim.engine.melds import MeldTables, tables_for
 from ginsim.engine.rules import Rules
 from ginsim.engine.view import DISCARD, DRAW, LAYOFF, OFFER, OVER, Event, PlayerView
 from ginsim.errors import IllegalMoveError
@@ -72,6 +73,18 @@ def _checked_deck(deck: Sequence[object]) -> list[Card]:
     return cards
 
 
+_ENGINE_TABLES: Final[dict[int | None, MeldTables]] = {}
+
+
+def _engine_tables(max_run_length: int | None) -> MeldTables:
+    """The engine's own meld tables, never handed to a strategy (``tables_for``'s are
+    public: any module can import them)."""
+    t = _ENGINE_TABLES.get(max_run_length)
+    if t is None:
+        t = _ENGINE_TABLES[max_run_length] = tables_for(max_run_length).copy()
+    return t
+
+
 class Forfeit(Exception):
     """Raised inside the loop when a seat forfeits; carries who, what kind and why."""
 
@@ -125,7 +138,7 @@ class Hand:
         if dealer not in (0, 1):
             raise IllegalMoveError(f"dealer must be seat 0 or 1, not {dealer!r}")
         self.rules = rules
-        self.tables = tables_for(rules.max_run_length)
+        self.tables = tables = _engine_tables(rules.max_run_length)
         self.deck = deck
         nd = 1 - dealer
         # R08: ten cards each, one at a time from the non-dealer; the 21st is the upcard
@@ -155,13 +168,16 @@ class Hand:
         self.knocker = -1
         self.knocker_melds: tuple[Mask, ...] = ()
         self._offer_passes = 0
-        tables = self.tables
+        # each view gets its own rules and tables: a strategy that changes them (even a
+        # frozen dataclass yields to object.__setattr__) changes nothing anyone else uses
+        r0, r1 = rules.copy(), rules.copy()
+        t0, t1 = tables.copy(), tables.copy()
         if dealer == 0:
-            v0 = PlayerView(rules, tables, 0, 0, (scores[0], scores[1]), seeds[0], h_d, up, limit)
-            v1 = PlayerView(rules, tables, 1, 0, (scores[1], scores[0]), seeds[1], h_nd, up, limit)
+            v0 = PlayerView(r0, t0, 0, 0, (scores[0], scores[1]), seeds[0], h_d, up, limit)
+            v1 = PlayerView(r1, t1, 1, 0, (scores[1], scores[0]), seeds[1], h_nd, up, limit)
         else:
-            v0 = PlayerView(rules, tables, 0, 1, (scores[0], scores[1]), seeds[0], h_nd, up, limit)
-            v1 = PlayerView(rules, tables, 1, 1, (scores[1], scores[0]), seeds[1], h_d, up, limit)
+            v0 = PlayerView(r0, t0, 0, 1, (scores[0], scores[1]), seeds[0], h_nd, up, limit)
+            v1 = PlayerView(r1, t1, 1, 1, (scores[1], scores[0]), seeds[1], h_d, up, limit)
         views = (v0, v1)
         self.views = views
 
@@ -210,10 +226,10 @@ class Hand:
         me.drawn_from_pile = True
         me.phase = DISCARD
         new_top = pile[-1] if pile else None
-        me._pile.pop()
+        del me._pile[-1:]  # never fails, even on a pile its strategy emptied
         me.pile_mask &= ~bit
         me.upcard = new_top
-        opp._pile.pop()
+        del opp._pile[-1:]
         opp.pile_mask &= ~bit
         opp.upcard = new_top
         opp.opp_known |= bit
@@ -281,7 +297,7 @@ class Hand:
         if self.phase is not DISCARD:
             raise IllegalMoveError(f"cannot discard now: phase is {self.phase}")
         if type(card) is not int or not 0 <= card < 52:
-            raise IllegalMoveError(f"a discard must be a card (int 0..51), not {card!r}")
+            raise IllegalMoveError(f"a discard must be a card (int 0..51), not {safe_repr(card)}")
         hand = self.hands[self.to_move]
         if not hand >> card & 1:
             raise IllegalMoveError(f"cannot discard {CARD_NAMES[card]}: not in the hand")
@@ -426,7 +442,7 @@ class Hand:
             shown = self.tables.best_melds_mask(kh)
             return shown.melds, shown.deadwood
         if isinstance(melds, int | str | bytes) or not hasattr(melds, "__iter__"):
-            raise IllegalMoveError(f"melds must be a list of card masks, not {melds!r}")
+            raise IllegalMoveError(f"melds must be a list of card masks, not {safe_repr(melds)}")
         kmelds = tuple(melds)  # type: ignore[call-overload]
         kd = self.tables.check_melds(kh, kmelds)
         if kd > self.knock_limit:
@@ -435,8 +451,8 @@ class Hand:
 
     def verify_layoff(self, laid: object, knocker_melds: Sequence[Mask]) -> None:
         """Raise IllegalMoveError unless the defender can lay off exactly ``laid`` (R17)."""
-        if type(laid) is not int or laid < 0:
-            raise IllegalMoveError(f"lay-offs must be a card mask, not {laid!r}")
+        if type(laid) is not int or laid < 0 or laid >> 52:
+            raise IllegalMoveError(f"lay-offs must be a card mask (bits 0..51), not {safe_repr(laid)}")
         dh = self.hands[1 - self.knocker]
         if laid & ~dh:
             raise IllegalMoveError(f"cannot lay off {format_cards(laid & ~dh)}: not in the hand")

@@ -105,9 +105,27 @@ class MeldTables:
     best_discard_mask: Callable[[Mask], tuple[int, Mask]]
     runs_only: Callable[[Mask], int]
     group_choices: Callable[[Mask, int], list[Mask]]
+    run_deadwood: tuple[int, ...]
+    runnable: tuple[int, ...]
+    suit_runs: tuple[tuple[int, ...], ...]
+    placed_runs: tuple[tuple[tuple[int, ...], ...], ...]
+    gain: tuple[int, ...]
+    gain_cards: tuple[int, ...]
 
-    def __init__(self, max_run_length: int | None) -> None:
+    def __init__(self, max_run_length: int | None, source: MeldTables | None = None) -> None:
         self.max_run_length = max_run_length
+        if source is not None:  # a copy sharing the (immutable) tables: see copy()
+            self.run_deadwood = source.run_deadwood
+            self.runnable = source.runnable
+            self.suit_runs = source.suit_runs
+            self.placed_runs = source.placed_runs
+            self.gain = source.gain
+            self.gain_cards = source.gain_cards
+            self.runs_only = source.runs_only
+            self.group_choices = source.group_choices
+            self.deadwood_mask = source.deadwood_mask
+            self.best_discard_mask = source.best_discard_mask
+            return
         T, RN, RUNS = _run_tables(max_run_length or 13)
         G, GC = _removal_tables(T)
         self.run_deadwood = T_ = tuple(T)
@@ -119,6 +137,12 @@ class MeldTables:
         self.gain_cards = GC_ = tuple(GC)
         self.runs_only, self.group_choices, self.deadwood_mask = _deadwood_functions(T_, RN_, _removal_deltas(T))
         self.best_discard_mask = _discard_function(T_, RN_, G_, GC_, self.group_choices, self.deadwood_mask)
+
+    def copy(self) -> MeldTables:
+        """A copy of these tables whose attributes can be replaced without touching the
+        original: what a view holds, so a strategy that rebinds ``deadwood_mask`` on its
+        view's tables changes its own helpers and nothing the engine scores with."""
+        return MeldTables(self.max_run_length, self)
 
     def best_melds_mask(self, h: Mask) -> Melds:
         """The melds and deadwood of a least-deadwood arrangement of h. Deterministic: a
@@ -179,10 +203,12 @@ class MeldTables:
         try:
             melds = list(melds)
         except TypeError:
-            raise IllegalMoveError(f"melds must be a list of card masks, not {melds!r}") from None
+            raise IllegalMoveError("melds must be a list of card masks") from None
         for m in melds:
-            if type(m) is not int or m < 0:
-                raise IllegalMoveError(f"a meld must be a card mask, not {m!r}")
+            if type(m) is not int or m < 0 or m >> 52:
+                from ginsim.engine.guard import safe_repr
+
+                raise IllegalMoveError(f"a meld must be a card mask (bits 0..51), not {safe_repr(m)}")
             if m & ~hand:
                 raise IllegalMoveError(f"meld {format_cards(m)} uses cards not in the hand")
             if m & used:

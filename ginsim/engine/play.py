@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any, Final, cast
 
 from ginsim.engine.cards import CARD_NAMES, Card
+from ginsim.engine.guard import BotFailure, DecisionTimeout, passes, safe_repr
 from ginsim.engine.hand import (
     BIG_GIN,
     DRAWN,
@@ -51,10 +52,21 @@ clock_time = time.perf_counter
 test can put a counting clock here."""
 
 
+class _Watch:
+    """Strategy calls so far in this process: odd while a strategy is thinking (the
+    watchdog of ginsim.engine.guard reads it)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+
+WATCH: Final = _Watch()
+
+
 def _describe(value: object) -> str:
     if type(value) is int and 0 <= value < 52:
         return CARD_NAMES[value]
-    return repr(value)
+    return safe_repr(value)
 
 
 def _overrides(strategy: Strategy, hook: str) -> bool:
@@ -83,12 +95,27 @@ def _as_card(value: object) -> object:
         return value
 
 
-def _raised(seat: int, method: str, e: Exception) -> Forfeit:
-    return Forfeit(seat, "raised", f"{method} raised {type(e).__name__}: {e}")
+def _raised(seat: int, method: str, e: BaseException) -> Forfeit:
+    """The forfeit of a strategy call that raised anything at all (SystemExit and a bot's
+    own KeyboardInterrupt included); only the user's Ctrl-C goes through, to stop the run."""
+    if passes(e):
+        raise e
+    if isinstance(e, DecisionTimeout):
+        what = "time_per_hand, R25" if e.clock else "the hard limit per decision"
+        return Forfeit(seat, "clock", f"{method}: no answer within {e.limit:g}s ({what})")
+    if isinstance(e, BotFailure):
+        return Forfeit(seat, e.kind, f"{method} {e}")
+    try:
+        text = str(e)
+    except BaseException:  # noqa: BLE001 - an exception whose str() fails says nothing more
+        text = ""
+    if len(text) > 200:
+        text = text[:197] + "..."
+    return Forfeit(seat, "raised", f"{method} raised {type.__dict__['__name__'].__get__(type(e))}: {text}")
 
 
 def _not_bool(seat: int, method: str, value: object) -> Forfeit:
-    return Forfeit(seat, "illegal", f"{method} returned {value!r}, not True or False")
+    return Forfeit(seat, "illegal", f"{method} returned {safe_repr(value)}, not True or False")
 
 
 def play_hand(
@@ -145,10 +172,13 @@ def play_hand(
             if timed:
                 started = perf()
             if big_gin and hand.can_big_gin():
+                WATCH.calls += 1
                 try:
                     gin_now: object = strategy.take_big_gin(view)
-                except Exception as e:  # noqa: BLE001
+                except BaseException as e:  # noqa: BLE001
                     raise _raised(seat, "take_big_gin", e) from None
+                finally:
+                    WATCH.calls += 1
                 if gin_now is True:
                     if timed:
                         clock.charge(seat, perf() - started)
@@ -156,12 +186,15 @@ def play_hand(
                     break
                 if gin_now is not False:
                     raise _not_bool(seat, "take_big_gin", gin_now)
+            WATCH.calls += 1
             try:
                 card: object = strategy.discard(view)
-            except Exception as e:  # noqa: BLE001
+                if type(card) is not int:
+                    card = _as_card(card)  # may run the answer's own __index__: guarded too
+            except BaseException as e:  # noqa: BLE001
                 raise _raised(seat, "discard", e) from None
-            if type(card) is not int:
-                card = _as_card(card)
+            finally:
+                WATCH.calls += 1
             knock: object = False
             # Whether to ask about a knock: the seat's own best-discard answer for this
             # very hand saves a deadwood call; a knock itself is verified in discard().
@@ -177,10 +210,13 @@ def play_hand(
                 view.phase = KNOCK
                 view.discard_choice = c
                 view.discard_deadwood = dw
+                WATCH.calls += 1
                 try:
                     knock = strategy.knock(view)
-                except Exception as e:  # noqa: BLE001
+                except BaseException as e:  # noqa: BLE001
                     raise _raised(seat, "knock", e) from None
+                finally:
+                    WATCH.calls += 1
                 if knock is not True and knock is not False:
                     raise _not_bool(seat, "knock", knock)
             if timed:
@@ -209,7 +245,30 @@ def play_hand(
     except Forfeit as f:
         if hand.phase is not OVER:
             hand.forfeit(f.seat, f.kind, f.reason)
+    except (TypeError, AttributeError, IndexError, ValueError) as e:
+        # the engine's own step failed on a view a strategy broke (only the pure-Python
+        # build lets a strategy store values of the wrong type in its view)
+        s = _tampered_seat(views)
+        if s < 0 or hand.phase is OVER:
+            raise
+        hand.forfeit(s, "illegal", f"its view was tampered with ({type(e).__name__}: {e})")
     return hand.result  # type: ignore[return-value]
+
+
+_VIEW_INTS: Final = ("hand", "pile_mask", "opp_known", "opp_passed", "opp_discards", "stock_size", "turn")
+
+
+def _tampered_seat(views: tuple[PlayerView, PlayerView]) -> int:
+    """The seat whose view holds values of the wrong type where the engine writes, or -1."""
+    for s in (0, 1):
+        v = views[s]
+        if type(v._pile) is not list or type(v.history) is not list or type(v._memo_hand) is not int:
+            return s
+        if type(v._memo) is not tuple or len(v._memo) != 2 or any(type(x) is not int for x in v._memo):
+            return s
+        if any(type(getattr(v, name)) is not int for name in _VIEW_INTS):
+            return s
+    return -1
 
 
 def _showdown(hand: Hand, seats: _Seats) -> HandResult:
@@ -220,6 +279,8 @@ def _showdown(hand: Hand, seats: _Seats) -> HandResult:
     strategies = seats.players
     ask = seats.ask
     melds = ask(k, "choose_melds") if _overrides(strategies[k], "choose_melds") else None
+    if melds is not None and type(melds) is not tuple:
+        return hand.forfeit(k, "illegal", f"choose_melds: returned {safe_repr(melds)}, not a list of card masks")
     try:
         shown, kd = hand.knocker_show(melds)
     except IllegalMoveError as e:
@@ -235,12 +296,22 @@ def _showdown(hand: Hand, seats: _Seats) -> HandResult:
         dv.knocker_deadwood = kd
         dv.phase = LAYOFF
         layoff = ask(d, "choose_layoffs")
+        if layoff is not None and type(layoff) is not int:
+            return hand.forfeit(d, "illegal", f"choose_layoffs: returned {safe_repr(layoff)}, not a card mask")
         if layoff is not None:
             try:
                 hand.verify_layoff(layoff, shown)
             except IllegalMoveError as e:
                 return hand.forfeit(d, "illegal", f"choose_layoffs: {e}")
     return hand._score(shown, kd, layoff)  # type: ignore[arg-type]
+
+
+def _plain_melds(value: object) -> object:
+    """A hook's list or tuple answer as a tuple (its items checked later); anything else
+    (a generator, an object of the strategy's own class) unchanged, to be refused."""
+    if type(value) is list or type(value) is tuple:
+        return tuple(cast(Sequence[object], value))
+    return value
 
 
 class _Seats:
@@ -280,20 +351,28 @@ class _Seats:
                 seen[s] += 1
                 if w is not None:
                     t0 = perf() if timed else 0.0
+                    WATCH.calls += 1
                     try:
                         w.observe(view, ev)
-                    except Exception as e:  # noqa: BLE001 - any failure forfeits (R26)
+                    except BaseException as e:  # noqa: BLE001 - any failure forfeits (R26)
                         raise _raised(s, "observe", e) from None
+                    finally:
+                        WATCH.calls += 1
                     if timed:
                         self.clock.charge(s, perf() - t0)
 
     def ask(self, s: int, method: str) -> object:
         """One hook call, for the showdown: failures forfeit, time is charged."""
         t0 = clock_time() if self.timed else 0.0
+        WATCH.calls += 1
         try:
             out = getattr(self.players[s], method)(self.views[s])
-        except Exception as e:  # noqa: BLE001
+            if out is not None and type(out) is not int:
+                out = _plain_melds(out)  # copied inside the guard: iterating may run its code
+        except BaseException as e:  # noqa: BLE001
             raise _raised(s, method, e) from None
+        finally:
+            WATCH.calls += 1
         if self.timed:
             self.clock.charge(s, clock_time() - t0)
         return out
@@ -302,10 +381,13 @@ class _Seats:
         """Ask ``seat`` whether it takes the upcard: the first-turn offer (R09) or a draw
         from the pile rather than the stock (R10)."""
         t0 = clock_time() if self.timed else 0.0
+        WATCH.calls += 1
         try:
             take: object = self.players[seat].take_upcard(self.views[seat])
-        except Exception as e:  # noqa: BLE001 - any failure forfeits (R26)
+        except BaseException as e:  # noqa: BLE001 - any failure forfeits (R26)
             raise _raised(seat, "take_upcard", e) from None
+        finally:
+            WATCH.calls += 1
         if self.timed:
             self.clock.charge(seat, clock_time() - t0)
         if take is not True and take is not False:

@@ -98,6 +98,15 @@ class Rules:
         """2 when a spade first upcard doubles the hand's points (R30), else 1."""
         return 2 if self.oklahoma_spades and upcard >= 39 else 1
 
+    def copy(self) -> Rules:
+        """An equal, separate instance: a view's own rules (``object.__setattr__`` on a
+        frozen dataclass still works, so a strategy could otherwise change the rules the
+        engine scores with)."""
+        new = object.__new__(Rules)
+        for name in _NAMES:
+            object.__setattr__(new, name, getattr(self, name))
+        return new
+
     def to_dict(self) -> dict[str, Any]:
         """All fields, for manifests and reports."""
         return asdict(self)
@@ -166,6 +175,7 @@ def _check_int(name: str, value: Any, lo: int, hi: int | None = None) -> None:
 
 _FIELD_TYPES = {f.name: f.type for f in fields(Rules)}
 _TEXT_FIELDS = {f.name for f in fields(Rules) if str(f.type) == "str"}
+_NAMES = tuple(_FIELD_TYPES)
 
 
 def parse_rule_value(key: str, text: str) -> Any:

@@ -28,15 +28,34 @@ def parallel_results(
     from joblib import Parallel, delayed
 
     if backend == "loky":
+        from joblib.externals.loky.process_executor import TerminatedWorkerError
+
         parallel = Parallel(
             n_jobs=jobs, backend="loky", return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs"
         )
-        yield from parallel(delayed(_play)(t) for t in tasks)
+        try:
+            yield from parallel(delayed(_play)(t) for t in tasks)
+        except TerminatedWorkerError as e:
+            raise WorkerLost(_exit_text(str(e))) from None
         return
     if backend == "dask":
         yield from _dask_results(tasks, jobs, scheduler)
         return
     raise RunError(f"unknown backend {backend!r} (choose from {', '.join(BACKENDS)})")
+
+
+class WorkerLost(RunError):
+    """A worker process died mid-chunk: killed from outside (the OOM killer) or ended by
+    a strategy (``os._exit``). The finished chunks stand; a rerun resumes."""
+
+
+def _exit_text(message: str) -> str:
+    """What loky says of a dead worker, in a few words: its exit codes."""
+    import re
+
+    codes = re.search(r"exit codes: \{([^}]*)\}", message)
+    how = f" (exit codes {codes.group(1)})" if codes else ""
+    return f"a worker process died{how}: killed from outside (out of memory?) or by a strategy ending its process"
 
 
 CONNECT_TIMEOUT = 20.0  # seconds to reach a scheduler

@@ -282,6 +282,7 @@ class Manifest:
     elapsed_s: float | None = None
     reproducible: bool = True  # False when an outside player's randomness could not be seeded
     preset: str = "default"  # the rule preset the rules start from (R27)
+    isolate: bool = False  # tournament mode: strategies in their own processes, decks mixed with the run's secret
 
     @property
     def labels(self) -> list[str]:
@@ -386,8 +387,9 @@ _SCHEMA: dict[str, tuple[tuple[type, ...], bool]] = {
     "elapsed_s": ((float, int, _N), False),
     "reproducible": ((bool,), False),
     "preset": ((str,), False),
+    "isolate": ((bool,), False),
 }
-_OPTIONAL = {"param", "base", "resumed", "sessions", "stopped", "elapsed_s"}
+_OPTIONAL = {"isolate", "param", "base", "resumed", "sessions", "stopped", "elapsed_s"}
 _KEY_ORDER = [
     "ginsim",
     "command",
@@ -414,6 +416,7 @@ _KEY_ORDER = [
     "cwd",
     "platform",
     "identity",
+    "isolate",
     "param",
     "base",
     "resumed",

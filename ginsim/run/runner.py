@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from ginsim.engine import _native as native
+from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
 from ginsim.errors import GinsimError, RunError
 from ginsim.outside import manifest_fields
 from ginsim.run.plan import RunPlan
@@ -38,6 +39,7 @@ from ginsim.run.records import (
     write_chunk,
     write_manifest,
 )
+from ginsim.run.secret import run_secret
 from ginsim.run.sequential import StopRule, run_sequential
 from ginsim.run.worker import ChunkTask, play_chunk
 from ginsim.version import __version__
@@ -53,6 +55,7 @@ class RunOptions:
     quiet: bool = False
     command: str = ""
     stop_rule: StopRule | None = None  # a sequential test deciding when to stop (SPRT), or None
+    decision_limit: float | None = DEFAULT_DECISION_LIMIT  # hard seconds per decision (ginsim.engine.guard)
 
 
 def _now() -> str:
@@ -153,7 +156,10 @@ def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[Manifest
         identity=identity,
         param=plan.extra.get("param"),
         base=plan.extra.get("base"),
+        isolate=bool(plan.extra.get("isolate")),
     )
+    if manifest.isolate:
+        run_secret(out, create=True)  # before the manifest: a folder with one has its secret
     write_manifest(out, manifest)
     return manifest, False
 
@@ -169,8 +175,11 @@ def _strategies(plan: RunPlan) -> list[StrategyRecord]:
     return list(seen.values())
 
 
-def _tasks(plan: RunPlan, folder: Path) -> tuple[list[ChunkTask], int]:
+def _tasks(plan: RunPlan, folder: Path, opts: RunOptions | None = None) -> tuple[list[ChunkTask], int]:
     """The chunks still to play, and how many units (deals or games) are done."""
+    isolate = bool(plan.extra.get("isolate"))
+    secret = run_secret(folder) if isolate else b""
+    limit = opts.decision_limit if opts is not None else DEFAULT_DECISION_LIMIT
     todo = []
     done_units = 0
     by_index = {p.index: p for p in plan.pairings}
@@ -181,7 +190,22 @@ def _tasks(plan: RunPlan, folder: Path) -> tuple[list[ChunkTask], int]:
             continue
         p = by_index[pi]
         todo.append(
-            ChunkTask(plan.rules, p.a, p.b, pi, keys[pi], plan.seed, plan.mode, plan.duplicate, start, stop, ci)
+            ChunkTask(
+                plan.rules,
+                p.a,
+                p.b,
+                pi,
+                keys[pi],
+                plan.seed,
+                plan.mode,
+                plan.duplicate,
+                start,
+                stop,
+                ci,
+                limit,
+                isolate,
+                secret,
+            )
         )
     return todo, done_units
 
@@ -214,7 +238,7 @@ def run_plan(plan: RunPlan, out: Path | None, opts: RunOptions, on_done: Callabl
     folder = out if out is not None else default_out(plan.kind)
     manifest, resumed = prepare_folder(plan, folder, opts)
     jobs = resolve_jobs(opts.jobs)
-    tasks, done_units = _tasks(plan, folder)
+    tasks, done_units = _tasks(plan, folder, opts)
     # every invocation is a session; the top-level jobs and backend say what played the
     # chunks, so a rerun with nothing left to play leaves them as they were
     manifest.sessions.append(
@@ -240,10 +264,14 @@ def run_plan(plan: RunPlan, out: Path | None, opts: RunOptions, on_done: Callabl
                 write_chunk(chunk_path(folder, task.pairing, task.chunk), arrays)
                 played += len(arrays["outcome"])
                 progress.update((task.stop - task.start) * copies)
-    except GinsimError:
+    except GinsimError as e:
         progress.close()
         manifest.status = RunStatus.FAILED
         write_manifest(folder, manifest)
+        if type(e).__name__ == "WorkerLost":
+            raise RunError(
+                f"{e}; finished chunks are kept in {folder}: rerun the same command with --out {folder}"
+            ) from None
         raise
     except KeyboardInterrupt:
         progress.close()

@@ -38,9 +38,34 @@ def game_deal_seed(master: int, game: int, hand: int) -> int:
     return splitmix64((game_key + hand * _GOLDEN) & _M64)
 
 
+_STREAM_DOMAIN = b"ginsim strategy stream"
+_SECRET_DOMAIN = b"ginsim secret deal"
+
+
+def _stream_key(pairing_key: int) -> bytes:
+    return _STREAM_DOMAIN + (pairing_key & _M64).to_bytes(8, "little")
+
+
 def strategy_seed(deal: int, pairing_key: int, copy: int, seat: int) -> int:
-    """The seed of one seat's random generator for one play of a deal."""
-    return splitmix64(deal ^ splitmix64((pairing_key + 4 * copy + seat) & _M64))
+    """The seed of one seat's random generator for one play of a deal: BLAKE2b keyed with
+    the pairing's key over the deal seed, the copy and the seat, so that the seed (and so
+    anything the generator draws) determines neither the deal seed nor the deck."""
+    msg = (deal & _M64).to_bytes(8, "little") + bytes((copy & 255, seat & 255))
+    digest = hashlib.blake2b(msg, digest_size=8, key=_stream_key(pairing_key)).digest()
+    return int.from_bytes(digest, "little")
+
+
+def mix_secret(deal: int, secret: bytes) -> int:
+    """A deal seed mixed with a run's secret (tournament mode): the seed its deck and its
+    strategy streams are then derived from. Without the secret it cannot be computed."""
+    msg = _SECRET_DOMAIN + (deal & _M64).to_bytes(8, "little")
+    return int.from_bytes(hashlib.blake2b(msg, digest_size=8, key=secret).digest(), "little")
+
+
+def mix_secrets(deals: np.ndarray, secret: bytes) -> np.ndarray:
+    """``mix_secret`` for many deal seeds at once (uint64 array)."""
+    seeds = np.asarray(deals, dtype=np.uint64).tolist()
+    return np.asarray([mix_secret(d, secret) for d in seeds], dtype=np.uint64)
 
 
 def deck_for(seed: int) -> list[int]:
@@ -88,6 +113,11 @@ def deal_seeds(master: int, start: int, stop: int) -> np.ndarray:
 
 def strategy_seeds(deals: np.ndarray, pairing_key: int, copy: int, seat: int) -> np.ndarray:
     """``strategy_seed`` for many deal seeds at once (uint64 array)."""
-    key = np.uint64(splitmix64((pairing_key + 4 * copy + seat) & _M64))
-    with np.errstate(over="ignore"):
-        return _splitmix64_np(np.asarray(deals, dtype=np.uint64) ^ key)
+    key = _stream_key(pairing_key)
+    tail = bytes((copy & 255, seat & 255))
+    blake = hashlib.blake2b
+    out = [
+        int.from_bytes(blake(d.to_bytes(8, "little") + tail, digest_size=8, key=key).digest(), "little")
+        for d in np.asarray(deals, dtype=np.uint64).tolist()
+    ]
+    return np.asarray(out, dtype=np.uint64)

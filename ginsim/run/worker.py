@@ -17,12 +17,23 @@ from typing import Any
 import numpy as np
 
 from ginsim.engine.game import play_game
+from ginsim.engine.guard import DEFAULT_DECISION_LIMIT, check_user_stop, guarded
 from ginsim.engine.play import HandResult, play_hand
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
+from ginsim.run.isolate import isolated_factories
 from ginsim.run.records import COLUMNS, GAME_COLUMNS, GAME_PREFIX, OUTCOME_CODE, RESULT_COLUMNS
-from ginsim.run.seeding import check_decks, deal_seeds, decks_for, game_deal_seed, strategy_seed, strategy_seeds
+from ginsim.run.seeding import (
+    check_decks,
+    deal_seeds,
+    decks_for,
+    game_deal_seed,
+    mix_secret,
+    mix_secrets,
+    strategy_seed,
+    strategy_seeds,
+)
 
 
 @dataclass(frozen=True)
@@ -40,6 +51,9 @@ class ChunkTask:
     start: int
     stop: int
     chunk: int  # chunk index, for naming
+    decision_limit: float | None = DEFAULT_DECISION_LIMIT  # hard seconds per decision (ginsim.engine.guard)
+    isolate: bool = False  # tournament mode: each strategy in its own process (ginsim.run.isolate)
+    secret: bytes = b""  # tournament mode: the run's secret, mixed into every deal seed
 
 
 class _Columns:
@@ -102,9 +116,20 @@ def first_dealer(unit: int) -> int:
 
 
 def play_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
-    """Play deals (or games) ``start..stop-1`` of one pairing; return the columns."""
-    cls_a = task.spec_a.load_class()
-    cls_b = task.spec_b.load_class()
+    """Play deals (or games) ``start..stop-1`` of one pairing; return the columns. A
+    strategy's failure of any kind is a forfeit; only the user's Ctrl-C stops the chunk
+    (ginsim.engine.guard). Tournament mode plays through ginsim.run.isolate instead."""
+    if task.isolate:
+        with isolated_factories(task) as factories:
+            return _play_chunk(task, factories)
+    with guarded(task.decision_limit, task.rules.time_per_hand):
+        return _play_chunk(task)
+
+
+def _play_chunk(task: ChunkTask, factories: tuple[Any, Any] | None = None) -> dict[str, np.ndarray]:
+    """The chunk's hands; ``factories`` build the two strategies instead of their classes
+    (tournament mode's stand-ins)."""
+    cls_a, cls_b = factories if factories is not None else (task.spec_a.load_class(), task.spec_b.load_class())
     pa = task.spec_a.params
     pb = task.spec_b.params
     cols = _Columns()
@@ -112,6 +137,8 @@ def play_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
     rules = task.rules
     if task.mode == "hands":
         seeds = deal_seeds(task.seed, task.start, task.stop)
+        if task.secret:
+            seeds = mix_secrets(seeds, task.secret)
         decks = check_decks(decks_for(seeds)).tolist()
         per_copy = [
             (
@@ -128,9 +155,11 @@ def play_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
                 strategies, seat_a = seats_for(copy, cls_a(**pa), cls_b(**pb))
                 r = play_hand(rules, strategies, deck, dealer, (0, 0), (s0[offset], s1[offset]), checked=True)
                 cols.add(task.pairing, unit, copy, 0, seat_a, r, (0, 0), False, -1)
+                check_user_stop()
     else:
         for unit in range(task.start, task.stop):
             _play_game_unit(task, unit, copies, cls_a, cls_b, cols)
+            check_user_stop()
     return cols.arrays()
 
 
@@ -144,6 +173,8 @@ def _play_game_unit(
     def deck(h: int) -> list[int]:
         while len(decks) <= h:  # draw decks in batches as the game goes on
             more = [game_deal_seed(task.seed, unit, i) for i in range(len(decks), len(decks) + 8)]
+            if task.secret:
+                more = [mix_secret(s, task.secret) for s in more]
             seeds.extend(more)
             decks.extend(check_decks(decks_for(more)).tolist())
         return decks[h]

@@ -15,6 +15,7 @@ from typing import Any
 
 from ginsim.engine.cards import CARD_NAMES, Card, Mask, cards_of, format_cards, parse_card, sort_key
 from ginsim.engine.game import MAX_HANDS_PER_GAME, Game
+from ginsim.engine.guard import letting_through
 from ginsim.engine.layoff import best_layoff, layoff_is_legal
 from ginsim.engine.melds import tables_for
 from ginsim.engine.play import play_hand
@@ -30,7 +31,7 @@ from ginsim.terminal.textview import Style, conj, event_text, hand_lines, result
 # -- the person at the table -------------------------------------------------------------
 
 
-class Quit(BaseException):  # not an Exception: it must pass the engine's ``except Exception``
+class Quit(BaseException):  # the engine lets it through (guard.letting_through), never a bot's
     """The person quit, or the input ended: stops the game from inside a decision."""
 
     def __init__(self, why: str) -> None:
@@ -415,7 +416,8 @@ class TerminalGame:
             w(f"\n=== Hand {h + 1}: {'you deal' if dealer == 0 else name + ' deals'} ===")
             self.human.new_hand(h + 1)
             try:
-                res = play_hand(rules, (self.human, bot), deck, dealer, game.score_pair(), seeds)
+                with letting_through(Quit):
+                    res = play_hand(rules, (self.human, bot), deck, dealer, game.score_pair(), seeds)
             except Quit as q:
                 s = game.scores
                 w(f"Game stopped ({q.why}) in hand {h + 1}: You {s[0]}, {name} {s[1]}.")

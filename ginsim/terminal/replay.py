@@ -23,7 +23,8 @@ from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import Event, PlayerView
 from ginsim.errors import GinsimError, RunError
 from ginsim.run.records import RESULT_COLUMNS, chunk_files, read_manifest
-from ginsim.run.seeding import deal_seed, decks_for, game_deal_seed, strategy_seed, text_key
+from ginsim.run.secret import run_secret
+from ginsim.run.seeding import deal_seed, decks_for, game_deal_seed, mix_secret, strategy_seed, text_key
 from ginsim.run.worker import first_dealer, seats_for
 from ginsim.terminal.textview import Style, event_text, hand_lines, result_lines
 
@@ -166,6 +167,7 @@ def replay_hand(run: RunLog, n: int, seat: int | None = None) -> Replay:
     except (KeyError, TypeError, ValueError, StopIteration) as e:
         raise RunError(f"{folder}/manifest.json: cannot rebuild the run from it ({type(e).__name__}: {e})") from None
     key = text_key("pairing", pairing.a, pairing.b)
+    secret = run_secret(folder) if m.isolate else b""  # a tournament run's decks
     copy, unit = row["copy"], row["deal"]
     strategies, seat_a = seats_for(copy, spec_a.build(), spec_b.build())
     labels = (pairing.label_a, pairing.label_b)[:: 1 if seat_a == 0 else -1]
@@ -182,6 +184,7 @@ def replay_hand(run: RunLog, n: int, seat: int | None = None) -> Replay:
     if mode == "hands":
         where = f"{vs}, deal {unit}, copy {copy}{swapped}"
         ds = deal_seed(seed, unit)
+        ds = mix_secret(ds, secret) if secret else ds
         deck, dealer, scores = _deck(ds), first_dealer(unit), (0, 0)
         rec.active = True
         result = play_hand(rules, strategies, deck, dealer, scores, _seeds(ds, key, copy), log=log)
@@ -191,6 +194,7 @@ def replay_hand(run: RunLog, n: int, seat: int | None = None) -> Replay:
         game = Game(rules, first_dealer(unit))
         for i in range(h + 1):  # the game's earlier hands, with the same strategy instances
             ds = game_deal_seed(seed, unit, i)
+            ds = mix_secret(ds, secret) if secret else ds
             deck = _deck(ds)
             dealer = game.dealer
             rec.active = i == h

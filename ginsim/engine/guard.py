@@ -1,0 +1,178 @@
+"""Guarding a run against its strategies: the user's Ctrl-C told apart from a bot's
+KeyboardInterrupt, and a watchdog that ends a decision that never returns.
+
+The engine catches every ``BaseException`` a strategy raises and forfeits its seat; only
+a real Ctrl-C (SIGINT delivered to the process, which ``guarded`` marks in a flag) goes
+through and stops the run. The engine counts strategy calls in ``engine.WATCH.calls``
+(odd while a strategy is thinking); the watchdog thread sees a count that stays odd past
+the limit and ends the decision with ``DecisionTimeout`` raised in the main thread (from
+a SIGALRM handler, so a ``time.sleep`` is cut short too), which the engine records as a
+forfeit. A strategy stuck in C code that never returns to the interpreter, or one that
+catches ``DecisionTimeout`` and carries on, is beyond this: tournament mode
+(``ginsim.run.isolate``) kills its process instead. Signals are only handled in the main
+thread, so a run played in other threads (dask's thread workers) has no watchdog.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+from typing import Any
+
+DEFAULT_DECISION_LIMIT = 60.0
+"""Seconds one decision may take before the watchdog forfeits it (``--decision-limit``)."""
+
+
+class DecisionTimeout(BaseException):
+    """A strategy's decision ran past the hard limit (raised inside the strategy's call)."""
+
+    def __init__(self, limit: float, clock: bool = False) -> None:
+        super().__init__(f"no answer within {limit:g}s")
+        self.limit = limit
+        self.clock = clock  # the limit came from the rules' clock (R25)
+
+
+class BotFailure(Exception):
+    """A strategy in its own process failed: raised, crashed, answered nonsense or ran out
+    of time. ``str(e)`` completes "<method> ..." (e.g. "raised ValueError: bad")."""
+
+    def __init__(self, kind: str, text: str) -> None:
+        super().__init__(text)
+        self.kind = kind
+
+
+class _State:
+    def __init__(self) -> None:
+        self.user_stop = False
+        self.limit = 0.0  # 0: no watchdog armed
+        self.clock = False
+        self.target = -1  # the call count the watchdog fired at
+        self.thread: threading.Thread | None = None
+        self.main_ident = threading.main_thread().ident
+        self.passthrough: tuple[type[BaseException], ...] = ()  # see letting_through
+
+
+STATE = _State()
+
+
+@contextmanager
+def letting_through(*kinds: type[BaseException]) -> Iterator[None]:
+    """Let exceptions of these classes pass the engine instead of forfeiting: for a
+    trusted player's own way to stop a game (the person at ``ginsim play`` quitting)."""
+    old = STATE.passthrough
+    STATE.passthrough = old + kinds
+    try:
+        yield
+    finally:
+        STATE.passthrough = old
+
+
+def passes(e: BaseException) -> bool:
+    """Whether the engine lets ``e`` through: the user's Ctrl-C, or a kind let through."""
+    if isinstance(e, KeyboardInterrupt) and STATE.user_stop:
+        return True
+    return bool(STATE.passthrough) and isinstance(e, STATE.passthrough)
+
+
+def user_stop() -> bool:
+    """Whether the user pressed Ctrl-C (a real SIGINT) during this guarded run."""
+    return STATE.user_stop
+
+
+def _calls() -> int:
+    from ginsim.engine.play import WATCH
+
+    return WATCH.calls
+
+
+def _on_sigint(_signum: int, _frame: FrameType | None) -> None:
+    STATE.user_stop = True
+    raise KeyboardInterrupt
+
+
+def _on_alarm(_signum: int, _frame: FrameType | None) -> None:
+    # raise only inside the very call the watchdog saw stuck (it may have just returned)
+    if STATE.limit and STATE.target == _calls():
+        raise DecisionTimeout(STATE.limit, STATE.clock)
+
+
+def _watch() -> None:
+    last = -1
+    since = time.monotonic()
+    while True:
+        limit = STATE.limit
+        time.sleep(min(0.25, limit / 20) if limit else 0.25)
+        if not STATE.limit:
+            last = -1
+            continue
+        calls = _calls()
+        now = time.monotonic()
+        if calls != last:
+            last, since = calls, now
+            continue
+        if calls & 1 and now - since >= STATE.limit:
+            STATE.target = calls
+            signal.pthread_kill(STATE.main_ident, signal.SIGALRM)  # type: ignore[arg-type]
+            since = now - STATE.limit + min(1.0, STATE.limit)  # caught and ignored: again soon
+
+
+@contextmanager
+def guarded(decision_limit: float | None, time_per_hand: float | None = None) -> Iterator[None]:
+    """Play under guard: Ctrl-C marked as the user's, and (main thread only) a watchdog
+    ending any decision longer than ``decision_limit`` seconds, or than the rules' clock
+    ``time_per_hand`` when that is shorter. ``decision_limit`` None or 0: no watchdog."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    limits = [x for x in (decision_limit, time_per_hand) if x]
+    limit = min(limits) if decision_limit and limits else 0.0
+    old: dict[int, Any] = {}
+    old[signal.SIGINT] = signal.signal(signal.SIGINT, _on_sigint)
+    if limit:
+        old[signal.SIGALRM] = signal.signal(signal.SIGALRM, _on_alarm)
+        STATE.main_ident = threading.main_thread().ident
+        STATE.clock = bool(time_per_hand) and limit == time_per_hand
+        STATE.limit = limit
+        if STATE.thread is None or not STATE.thread.is_alive():
+            STATE.thread = threading.Thread(target=_watch, name="ginsim-watchdog", daemon=True)
+            STATE.thread.start()
+    STATE.user_stop = False
+    try:
+        yield
+        if STATE.user_stop:  # a strategy swallowed the user's Ctrl-C
+            raise KeyboardInterrupt
+    finally:
+        STATE.limit = 0.0
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+
+
+def check_user_stop() -> None:
+    """KeyboardInterrupt if the user pressed Ctrl-C (a strategy may have swallowed it)."""
+    if STATE.user_stop:
+        raise KeyboardInterrupt
+
+
+def safe_repr(value: object, limit: int = 60) -> str:
+    """A short description of a strategy's answer that runs none of its code: the repr of
+    plain values (cut to ``limit`` characters), the type's name otherwise."""
+    t = type(value)
+    name = type.__dict__["__name__"].__get__(t)  # past any metaclass's own __name__
+    try:
+        if t in (str, bytes):
+            text = repr(value[: limit + 1])  # type: ignore[index]
+        elif value is None or t in (bool, int, float):
+            text = repr(value)
+        elif t in (list, tuple):
+            items = [safe_repr(v, 20) for v in value[:4]]  # type: ignore[index]
+            more = ", ..." if len(value) > 4 else ""  # type: ignore[arg-type]
+            text = ("[%s%s]" if t is list else "(%s%s)") % (", ".join(items), more)
+        else:
+            text = f"a {name} object"
+    except ValueError:  # an int too long to print
+        text = f"an {name} of {value.bit_length()} bits"  # type: ignore[attr-defined]
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -1,0 +1,1 @@
+"""Strategies that attack ginsim: cheaters, saboteurs and crashers (test fixtures)."""

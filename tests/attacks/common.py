@@ -1,0 +1,55 @@
+"""What the attack fixtures share: an honest base (``simple``'s play) and the marker a
+cheater answers with once it holds hidden information it has checked is true, so that a
+test can count, in any mode, how often a route worked (a forfeit whose reason holds
+``CHEAT_MARK``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ginsim.strategies.simple import Simple
+
+from ginsim.engine.view import PlayerView
+
+CHEAT_MARK = "CHEAT-FOUND"
+
+
+class Honest(Simple):
+    """``simple``'s play; the twin every cheater is measured against."""
+
+    name = "honest"
+
+
+def deals_my_hand(deck: list[int], view: PlayerView) -> bool:
+    """Whether ``deck`` (52 card ints, top first) is the one this hand was dealt from: it
+    deals this seat's ten cards (the first decision of a hand comes before its first draw)."""
+    if len(deck) != 52 or sorted(deck) != list(range(52)):
+        return False
+    mine = deck[1:20:2] if view.is_dealer else deck[0:20:2]
+    mask = 0
+    for c in mine:
+        mask |= 1 << c
+    return mask == view.hand  # ten given cards of 52: a chance match is 1 in 1.5e10
+
+
+class Cheater(Honest):
+    """Plays like ``Honest`` and, on its first decision of a hand, tries ``route``; if the
+    route yields this very hand's deck (checked against what the seat was dealt), it
+    answers ``CHEAT_MARK`` and so forfeits with the mark in the log."""
+
+    def __init__(self) -> None:
+        self.tried = False
+
+    def route(self, view: PlayerView) -> Any:
+        raise NotImplementedError
+
+    def take_upcard(self, view: PlayerView) -> bool:
+        if not self.tried:
+            self.tried = True
+            try:
+                deck = self.route(view)
+            except Exception:  # noqa: BLE001 - a route that breaks found nothing
+                deck = None
+            if isinstance(deck, list) and deals_my_hand(deck, view):
+                return CHEAT_MARK  # type: ignore[return-value]
+        return super().take_upcard(view)

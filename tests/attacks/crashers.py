@@ -1,0 +1,140 @@
+"""Strategies that try to stop, hang or crash the run."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from ginsim.engine.view import PlayerView
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: loaded as a file, it finds its package so
+
+from attacks.common import Honest
+
+
+class _Nasty(Honest):
+    """Acts on its first decision of every hand (always a take-the-upcard question), or
+    with ``ON_DISCARD`` on every discard."""
+
+    ON_DISCARD = False
+
+    def act(self, view: PlayerView) -> Any:
+        raise NotImplementedError
+
+    def take_upcard(self, view: PlayerView) -> Any:
+        if not self.ON_DISCARD and not getattr(self, "acted", False):
+            self.acted = True  # a new instance plays each hand: once per hand
+            return self.act(view)
+        return super().take_upcard(view)
+
+    def discard(self, view: PlayerView) -> Any:
+        if self.ON_DISCARD:
+            return self.act(view)
+        return super().discard(view)
+
+
+class Exit0(_Nasty):
+    def act(self, view: PlayerView) -> Any:
+        sys.exit(0)
+
+
+class Exit3(_Nasty):
+    def act(self, view: PlayerView) -> Any:
+        sys.exit(3)
+
+
+class HardExit(_Nasty):
+    """Ends its whole process at once: no exception, no cleanup."""
+
+    ON_DISCARD = True  # a hand under way first
+
+    def act(self, view: PlayerView) -> Any:
+        os._exit(1)
+
+
+class Interrupt(_Nasty):
+    def act(self, view: PlayerView) -> Any:
+        raise KeyboardInterrupt
+
+
+class GenExit(_Nasty):
+    def act(self, view: PlayerView) -> Any:
+        raise GeneratorExit
+
+
+class Forever(_Nasty):
+    def act(self, view: PlayerView) -> Any:
+        while True:
+            pass
+
+
+class Sleeper(_Nasty):
+    """Thinks for 2 s per decision."""
+
+    def act(self, view: PlayerView) -> Any:
+        time.sleep(2)
+        return super(_Nasty, self).take_upcard(view)
+
+
+class HugeCard(_Nasty):
+    ON_DISCARD = True
+
+    def act(self, view: PlayerView) -> Any:
+        return 10**5000  # too long even to print
+
+
+class EvilIndex(_Nasty):
+    """Discards an object whose __index__ raises SystemExit."""
+
+    ON_DISCARD = True
+
+    def act(self, view: PlayerView) -> Any:
+        class Card:
+            def __index__(self) -> int:
+                raise SystemExit(4)
+
+            def __repr__(self) -> str:
+                raise SystemExit(5)
+
+        return Card()
+
+
+class HugeMelds(Honest):
+    """Knocks whenever it can, showing a meld no hand can hold."""
+
+    def knock(self, view: PlayerView) -> bool:
+        return True
+
+    def choose_melds(self, view: PlayerView) -> Any:
+        return [2**200]
+
+
+class HugeLayoff(Honest):
+    def choose_layoffs(self, view: PlayerView) -> Any:
+        return 2**100
+
+
+class GeneratorMelds(Honest):
+    """Shows its melds as a generator that exits the process when iterated."""
+
+    def knock(self, view: PlayerView) -> bool:
+        return True
+
+    def choose_melds(self, view: PlayerView) -> Any:
+        def melds() -> Any:
+            sys.exit(6)
+            yield 0
+
+        return melds()
+
+
+class PileClearer(Honest):
+    """Empties its view's copy of the discard pile at every decision."""
+
+    def take_upcard(self, view: PlayerView) -> bool:
+        take = super().take_upcard(view)
+        view._pile.clear()
+        return take

@@ -1253,7 +1253,19 @@ def test_r23_play_game_with_only_drawn_hands_keeps_the_dealer():
 
 
 def _result(outcome, winner, dealer, points=10):
-    return HandResult(outcome, winner, winner, points, 0, 0, 0, 0, 3, 20, dealer)
+    return HandResult(
+        outcome=outcome,
+        knocker=winner,
+        winner=winner,
+        points=points,
+        knocker_deadwood=0,
+        defender_deadwood_before=0,
+        defender_deadwood_after=0,
+        layoff_cards=0,
+        turns=3,
+        stock_left=20,
+        dealer=dealer,
+    )
 
 
 @pytest.mark.parametrize(

@@ -12,12 +12,16 @@ from typing import Any
 import numpy as np
 
 from ginsim.errors import RunError, StrategySpecError
+from ginsim.run.interrupt import watch_parent
 from ginsim.run.worker import ChunkTask, play_chunk
 
 BACKENDS = ("loky", "dask")
 
 
 def _play(task: ChunkTask) -> tuple[ChunkTask, dict[str, np.ndarray]]:
+    """What a worker process runs: one chunk (the first call also ties the worker's life
+    to its parent's, so killing the run leaves no orphan)."""
+    watch_parent()
     return task, play_chunk(task)
 
 

@@ -1,7 +1,8 @@
 """The checks that keep a run folder honest: chunk checksums and the manifest's consistency.
 
-Each chunk file ``hands/p<pairing>-c<chunk>.parquet`` has a checksum record beside it,
-``hands/p<pairing>-c<chunk>.sha256``: a small JSON object with the run's key (a hash of
+Each chunk file ``hands/p<pairing>-c<chunk>.parquet`` has a checksum record,
+``checksums/p<pairing>-c<chunk>.sha256`` (a folder of its own, so ``hands/`` still reads
+as one Parquet dataset): a small JSON object with the run's key (a hash of
 the manifest's ``identity``, so a chunk copied from another run is told apart), the
 chunk's row count, and the SHA-256 of its hand file and, in game mode, of its game file
 (``games/<name>``). It is written before the chunk file is renamed into place, so a
@@ -22,11 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ginsim.run.atomic import write_text_atomic
+from ginsim.run.atomic import make_dir, write_text_atomic
 
 CHUNK_NAME = re.compile(r"p(\d{4,})-c(\d{6,})\.parquet")
 """A chunk file's name: pairing (4 digits or more), chunk (6 or more)."""
 SUM_SUFFIX = ".sha256"
+SUMS_DIR = "checksums"
 
 
 def run_key(identity: Mapping[str, Any]) -> str:
@@ -44,8 +46,8 @@ def file_sha256(path: Path) -> str:
 
 
 def sum_path(chunk: Path) -> Path:
-    """The checksum record of a chunk file."""
-    return chunk.with_name(chunk.name.removesuffix(".parquet") + SUM_SUFFIX)
+    """The checksum record of a chunk file (``<run>/checksums/<stem>.sha256``)."""
+    return chunk.parent.parent / SUMS_DIR / (chunk.name.removesuffix(".parquet") + SUM_SUFFIX)
 
 
 def parse_chunk_name(name: str) -> tuple[int, int] | None:
@@ -64,7 +66,9 @@ def write_sum(chunk: Path, key: str, rows: int, hands_file: Path, games_file: Pa
         "hands_sha256": file_sha256(hands_file),
         "games_sha256": file_sha256(games_file) if games_file is not None else None,
     }
-    write_text_atomic(sum_path(chunk), json.dumps(record) + "\n")
+    path = sum_path(chunk)
+    make_dir(path.parent)
+    write_text_atomic(path, json.dumps(record) + "\n")
 
 
 @dataclass(frozen=True)

@@ -3,13 +3,14 @@
 A run folder holds ``manifest.json`` (what was played, by which command, on what
 machine: a ``Manifest``) and ``hands/`` (the hand log: one Parquet file per chunk, named
 ``p<pairing>-c<chunk>.parquet``, written under a temporary name and renamed, so a file
-either holds its whole chunk or does not exist, with its checksum record
-``p<pairing>-c<chunk>.sha256`` beside it: ginsim.run.integrity). The runner writes
+either holds its whole chunk or does not exist, with its checksum record in
+``checksums/p<pairing>-c<chunk>.sha256``: ginsim.run.integrity). The runner writes
 through this module; statistics, reports, charts and replays read through it and never
 import the runner. Reading checks each chunk against the manifest's plan (name, checksum,
 schema, rows, pairing and deals): ``scan_chunks`` sorts the files of ``hands/`` into the
 good ones, the damaged ones and the foreign ones; ``chunk_files`` lists the good ones and
-warns (``RunFolderWarning``, one line each) about the rest, which are never counted.
+refuses a damaged one and warns (``RunFolderWarning``, one line each) about foreign ones,
+which are never counted.
 """
 
 from __future__ import annotations
@@ -131,8 +132,6 @@ class ChunkScan:
     foreign: list[Path] = field(default_factory=list)  # anything else (never read)
 
     def warn(self) -> None:
-        for path, why in self.damaged:
-            warnings.warn(f"{path}: damaged chunk, not counted ({why})", RunFolderWarning, stacklevel=3)
         for path in self.foreign:
             warnings.warn(f"{path}: not a chunk of this run's plan, ignored", RunFolderWarning, stacklevel=3)
 
@@ -145,8 +144,8 @@ analysis lists the chunks more than once)."""
 def scan_chunks(folder: Path, manifest: Manifest | None = None) -> ChunkScan:
     """Check every file of ``folder/hands`` against the plan of ``manifest`` (read from the
     folder if not given): a planned chunk whose file, checksum record, schema, rows,
-    pairing or deals are wrong is damaged; a file of any other name is foreign (checksum
-    records of planned chunks and temporary files of writes in progress are neither)."""
+    pairing or deals are wrong is damaged; a file of any other name is foreign (temporary
+    files of writes in progress are neither)."""
     scan = ChunkScan()
     d = folder / HANDS_DIR
     if not d.is_dir() or not (folder / MANIFEST).is_file():
@@ -173,20 +172,10 @@ def scan_chunks(folder: Path, manifest: Manifest | None = None) -> ChunkScan:
                 found.append((pi, ci, path))
             else:
                 scan.damaged.append((path, why))
-        elif TMP_MARK in name:
-            continue  # a write in progress (or left by a killed run: a resume deletes it)
-        elif not _is_sum_of_planned(name, m, per):
+        elif TMP_MARK not in name:  # not a write in progress (or left by a killed run: a resume deletes it)
             scan.foreign.append(path)
     scan.good = [p for _, _, p in sorted(found)]
     return scan
-
-
-def _is_sum_of_planned(name: str, m: Manifest, per: int) -> bool:
-    """Whether ``name`` is the checksum record of a planned chunk (there or not yet)."""
-    if not name.endswith(integrity.SUM_SUFFIX):
-        return False
-    parsed = integrity.parse_chunk_name(name.removesuffix(integrity.SUM_SUFFIX) + ".parquet")
-    return parsed is not None and parsed[0] < len(m.pairings) and parsed[1] < per
 
 
 def _expected(m: Manifest, key: str, pi: int, ci: int) -> integrity.Expected:
@@ -218,9 +207,18 @@ def _verified(path: Path, exp: integrity.Expected) -> str | None:
 
 
 def chunk_files(folder: Path) -> list[Path]:
-    """The finished, verified chunk files of a run folder, in (pairing, chunk) order;
-    every other file of ``hands/`` is named in a ``RunFolderWarning`` and left out."""
+    """The finished, verified chunk files of a run folder, in (pairing, chunk) order.
+    A damaged chunk is a RunError naming it (a rerun of the run's command plays it again;
+    the report is not drawn from a log with a hole it does not know about); any other
+    file of ``hands/`` is named in a ``RunFolderWarning`` and ignored."""
     scan = scan_chunks(folder)
+    if scan.damaged:
+        path, why = scan.damaged[0]
+        more = f" (and {len(scan.damaged) - 1} more)" if len(scan.damaged) > 1 else ""
+        raise RunError(
+            f"{folder}: cannot read the hand log: {path.name} is damaged ({why}){more}; "
+            f"rerun the run's command with --out {folder} to play it again"
+        )
     scan.warn()
     return scan.good
 

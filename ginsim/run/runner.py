@@ -29,7 +29,7 @@ from ginsim.errors import GinsimError, Interrupted, RunError
 from ginsim.outside import manifest_fields
 from ginsim.run import lock
 from ginsim.run.atomic import TMP_MARK, describe_os_error, make_dir
-from ginsim.run.integrity import run_key
+from ginsim.run.integrity import SUMS_DIR, run_key
 from ginsim.run.interrupt import sigterm_as_interrupt
 from ginsim.run.plan import RunPlan
 from ginsim.run.records import (
@@ -154,7 +154,7 @@ def _check_same_run(plan: RunPlan, out: Path, manifest: Manifest, identity: dict
 
 def _remove_stale_temporaries(out: Path) -> None:
     """Temporary files of writes a killed run left (we hold the lock: none is live)."""
-    for d in (out, out / HANDS_DIR, out / GAMES_DIR, out / "charts"):
+    for d in (out, out / HANDS_DIR, out / GAMES_DIR, out / SUMS_DIR, out / "charts"):
         for stale in d.glob(f"*{TMP_MARK}*"):
             try:
                 stale.unlink(missing_ok=True)
@@ -404,7 +404,7 @@ def _discard(folder: Path, created: bool) -> None:
         if created:
             shutil.rmtree(folder)
             return
-        for name in (HANDS_DIR, GAMES_DIR):
+        for name in (HANDS_DIR, GAMES_DIR, SUMS_DIR):
             shutil.rmtree(folder / name, ignore_errors=True)
         (folder / MANIFEST).unlink(missing_ok=True)
     except OSError:

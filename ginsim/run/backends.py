@@ -31,6 +31,9 @@ def parallel_results(
     """Run ``play_chunk`` on every task, yielding results as they finish."""
     from joblib import Parallel, delayed
 
+    # a run stopped early (Ctrl-C, SIGTERM, a sequential test) closes the generator: joblib's
+    # notes about finished or cancelled chunks left unused say nothing the run does not
+    warnings.filterwarnings("ignore", message=r".*(been successfully executed|have been cancelled)")
     if backend == "loky":
         parallel = Parallel(
             n_jobs=jobs, backend="loky", return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs"

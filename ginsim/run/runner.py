@@ -29,7 +29,7 @@ from ginsim.errors import GinsimError, Interrupted, RunError
 from ginsim.outside import manifest_fields
 from ginsim.run import lock
 from ginsim.run.atomic import TMP_MARK, describe_os_error, make_dir
-from ginsim.run.integrity import SUMS_DIR, run_key
+from ginsim.run.integrity import SUMS_DIR, parse_chunk_name, run_key
 from ginsim.run.interrupt import sigterm_as_interrupt
 from ginsim.run.plan import RunPlan
 from ginsim.run.records import (
@@ -241,7 +241,9 @@ def _tasks(plan: RunPlan, folder: Path, manifest: Manifest, warn: Callable[[str]
     done: set[tuple[int, int]] = set()
     done_units = 0
     for path in scan.good:
-        pi, ci = int(path.name[1:5]), int(path.name.split("-c")[1].split(".")[0])
+        parsed = parse_chunk_name(path.name)
+        assert parsed is not None  # scan_chunks keeps planned names only
+        pi, ci = parsed
         done.add((pi, ci))
         start = ci * plan.chunk
         done_units += min(start + plan.chunk, plan.units) - start

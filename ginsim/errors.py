@@ -25,3 +25,8 @@ class IllegalMoveError(GinsimError):
 
 class RunError(GinsimError):
     """A results folder, experiment file or run option that cannot be used."""
+
+
+class Interrupted(GinsimError):
+    """A run or command stopped by Ctrl-C or SIGTERM; the CLI prints it as one line and
+    exits 130 (whatever the stage: startup, play or charts)."""

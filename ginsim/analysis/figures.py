@@ -4,6 +4,7 @@ through ginsim.run.records only; never plays a hand."""
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from ginsim.analysis.games import add_game_figures
 from ginsim.analysis.sprt import summary_columns, trace
 from ginsim.analysis.stats import bradley_terry, pairwise_wins, read_sums, summarize
 from ginsim.errors import RunError
-from ginsim.run.records import Manifest, chunk_files, read_manifest
+from ginsim.run.records import Manifest, RunFolderWarning, chunk_files, read_manifest, run_in_progress
 
 SUMMARY = "summary.csv"
 RATINGS = "ratings.csv"
@@ -62,6 +63,13 @@ def analyze(folder: Path) -> Analysis:
     """Read a (finished or partly finished) run folder and compute every figure."""
     manifest = read_manifest(folder)
     files = chunk_files(folder)
+    writer = run_in_progress(folder)
+    if writer is not None:  # read what is finished; the run rewrites the tables when it ends
+        warnings.warn(
+            f"{folder}: a run is still writing it ({writer}): figures cover the {len(files)} chunks finished so far",
+            RunFolderWarning,
+            stacklevel=2,
+        )
     try:
         sums, reasons = read_sums(files)
     except Exception as e:  # noqa: BLE001 - a damaged chunk file is one clear line

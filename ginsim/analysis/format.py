@@ -4,6 +4,7 @@ one way to print a rate with its interval, points with theirs, a table, a run.""
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from ginsim.run.records import Manifest
@@ -54,6 +55,37 @@ def cell(v: Any, digits: int = 3) -> str:
     if isinstance(v, float):
         return f"{v:.{digits}f}"
     return str(v)
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
+MD_TEXT_MAX = 200
+
+
+def _one_line(text: Any) -> str:
+    """Whitespace runs (newlines, tabs, ...) as one space; control characters dropped."""
+    s = "".join(ch if ch.isprintable() or ch.isspace() else "" for ch in str(text))
+    return " ".join(s.split())
+
+
+def md_code(text: Any) -> str:
+    """Text from outside (a strategy's label, a command) as an inline code span that stays
+    one table cell: one line, ``|`` escaped, a fence longer than any backtick run inside.
+    Markdown and HTML inside a code span are shown, not rendered."""
+    s = _one_line(text).replace("|", "\\|")
+    if "`" not in s:
+        return f"`{s}`"
+    fence = "`" * (max(len(run) for run in re.findall(r"`+", s)) + 1)
+    return f"{fence} {s} {fence}"
+
+
+def md_text(text: Any, limit: int = MD_TEXT_MAX) -> str:
+    """Text from outside (a forfeit reason, a parameter value) as plain text in markdown:
+    one line, at most ``limit`` characters, HTML and markdown syntax escaped."""
+    s = _one_line(text)
+    if len(s) > limit:
+        s = s[: limit - 1] + "…"
+    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _MD_SPECIAL.sub(r"\\\1", s)
 
 
 def md_table(header: list[str], rows: list[list[str]]) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ginsim.analysis.figures import Analysis, matrix
-from ginsim.analysis.format import cell, md_points, md_rate, md_table, sweep_base
+from ginsim.analysis.format import cell, md_code, md_points, md_rate, md_table, md_text, sweep_base
 from ginsim.analysis.sprt import OUTCOME_NAMES, PAIR_SCORES, as_float
 from ginsim.analysis.stats import RATE_FIGURES
 from ginsim.run.records import PairingRecord
@@ -21,15 +21,15 @@ CHART_CAPTIONS: dict[str, str] = {
     "blue above 50%, red below.",
     "heatmap_game_win_rate": "Share of games to {target} the row strategy won against the column strategy: "
     "blue above 50%, red below; the figure a player at the table cares about.",
-    "sweep_points_per_hand": "Points per hand of `{base}` at each value of `{param}`, one line per opponent "
+    "sweep_points_per_hand": "Points per hand of {base} at each value of {param}, one line per opponent "
     "with its 95% band: the highest point is the best setting against that opponent.",
-    "sweep_win_rate": "Share of hands `{base}` scores in at each value of `{param}`, one line per opponent "
+    "sweep_win_rate": "Share of hands {base} scores in at each value of {param}, one line per opponent "
     "with its 95% band (winning more hands is not the same as winning more points).",
-    "sweep_undercut_rate": "Share of `{base}`'s knocks that the opponent undercut at each value of `{param}`, "
+    "sweep_undercut_rate": "Share of {base}'s knocks that the opponent undercut at each value of {param}, "
     "with 95% bands; no point where it never knocked short of gin.",
-    "sweep_game_win_rate": "Share of games to {target} that `{base}` won at each value of `{param}`, "
+    "sweep_game_win_rate": "Share of games to {target} that {base} won at each value of {param}, "
     "one line per opponent with its 95% band: what a player at the table cares about.",
-    "sweep_points_per_game": "Points per game of `{base}` at each value of `{param}` (its total with the "
+    "sweep_points_per_game": "Points per game of {base} at each value of {param} (its total with the "
     "end-of-game bonuses minus the opponent's), one line per opponent with its 95% band.",
     "outcomes": "How each strategy's hands ended, seen from its side: greens are hands it scored (knock, "
     "gin, undercutting the opponent), oranges and reds hands it lost, grey draws.",
@@ -42,7 +42,7 @@ CHART_CAPTIONS: dict[str, str] = {
     "stops when the line leaves the band, above it accepting H1 (the first strategy is elo1 stronger), "
     "below it accepting H0 (elo0).",
 }
-"""Chart file stem -> the sentence that says what it shows; ``{param}``, ``{base}`` and
+"""Chart file stem -> the sentence that says what it shows; `{param}`, `{base}` and
 ``{target}`` are filled from the run (the stems are those ginsim.analysis.plots writes)."""
 
 SWEEP_CHARTS = (
@@ -67,8 +67,8 @@ def header_lines(a: Analysis) -> list[str]:
     lines = [
         f"# ginsim {m.kind}",
         "",
-        f"- command: `{m.command or '(library call)'}`",
-        f"- strategies: {', '.join('`' + s.label + '`' for s in m.strategies)}",
+        f"- command: {md_code(m.command or '(library call)')}",
+        f"- strategies: {', '.join(md_code(s.label) for s in m.strategies)}",
         f"- size: {size}, {dup}, master seed {m.seed}",
         f"- rules: {rules}",
         f"- status: {m.status}, {a.chunks_done} of {a.chunks_total} chunks"
@@ -106,7 +106,7 @@ def report_markdown(a: Analysis) -> str:
         rows = [
             [
                 str(i + 1),
-                f"`{r.strategy}`",
+                md_code(r.strategy),
                 f"{r.rating:+.0f}",
                 f"{r.rating_lo:+.0f} to {r.rating_hi:+.0f}",
                 f"{int(r.hands_won):,}",
@@ -133,8 +133,8 @@ def report_markdown(a: Analysis) -> str:
                         cells.append("—" if v != v else f"{100 * v:.1f}%")
                     else:
                         cells.append("—" if v != v else f"{v:+.2f}")
-                rows.append([f"`{n}`", *cells])
-            out += [f"## {title} (row against column)", "", md_table(["", *[f"`{n}`" for n in names]], rows), ""]
+                rows.append([md_code(n), *cells])
+            out += [f"## {title} (row against column)", "", md_table(["", *[md_code(n) for n in names]], rows), ""]
             out += _embed(charts, (f"heatmap_{fig}",), fill)
     if m.kind == "sweep":
         out += _sweep_tables(a)
@@ -142,7 +142,7 @@ def report_markdown(a: Analysis) -> str:
     out += ["## Summary", "", "One row per strategy and opponent.", ""]
     header = ["strategy", "opponent"]
     if "value" in a.summary:
-        header.append(str(m.param or "value"))
+        header.append(md_text(m.param or "value"))
     header += ["hands", "points per hand", *RATE_FIGURES, "mean knock deadwood", "mean turns"]
     has_games = "game_win_rate" in a.summary
     if has_games:
@@ -153,9 +153,9 @@ def report_markdown(a: Analysis) -> str:
     header.append("forfeits")
     rows = []
     for r in a.summary.itertuples(index=False):
-        row = [f"`{r.strategy}`", f"`{r.opponent}`"]
+        row = [md_code(r.strategy), md_code(r.opponent)]
         if "value" in a.summary:
-            row.append(str(r.value))
+            row.append(md_text(r.value))
         row += [
             f"{r.hands:,}",
             md_points(r),
@@ -167,7 +167,7 @@ def report_markdown(a: Analysis) -> str:
             row.append(md_rate(r, "game_win_rate"))
         if has_ppg:
             row += [md_points(r, "points_per_game", 1), cell(r.hands_per_game, 2)]
-        row.append(str(r.forfeits) + (f" ({r.forfeit_reasons})" if r.forfeits and r.forfeit_reasons else ""))
+        row.append(str(r.forfeits) + (f" ({md_text(r.forfeit_reasons)})" if r.forfeits and r.forfeit_reasons else ""))
         rows.append(row)
     out += [md_table(header, rows), ""]
     out += _embed(charts, ("outcomes", "knock_deadwood", "turns"), fill)
@@ -185,10 +185,10 @@ def _sweep_tables(a: Analysis) -> list[str]:
     m = a.manifest
     param = m.param or "value"
     swept = {p.label_a for p in m.pairings}
-    out = [f"## Sweep of `{param}`", ""]
+    out = [f"## Sweep of {md_code(param)}", ""]
     df = a.summary[a.summary["strategy"].isin(swept)]
     for opp, part in df.groupby("opponent", sort=False):
-        out += [f"Against `{opp}`:", ""]
+        out += [f"Against {md_code(opp)}:", ""]
         header = [param, "points per hand", "win_rate", "undercut_rate", "knock_rate", "gin_rate"]
         if "game_win_rate" in part:
             header.append("game_win_rate")
@@ -197,7 +197,7 @@ def _sweep_tables(a: Analysis) -> list[str]:
         rows = []
         for r in part.itertuples(index=False):
             row = [
-                str(r.value),
+                md_text(r.value),
                 md_points(r),
                 md_rate(r, "win_rate"),
                 md_rate(r, "undercut_rate"),
@@ -215,7 +215,7 @@ def _sweep_tables(a: Analysis) -> list[str]:
 
 def _sprt_text(s: dict[str, Any], pairing: PairingRecord | None = None) -> str:
     """The "Sequential test" section: decision, LLR and bounds, Elo, the pair counts, definitions."""
-    a, b = (f"`{pairing.label_a}`", f"`{pairing.label_b}`") if pairing else ("A", "B")
+    a, b = (md_code(pairing.label_a), md_code(pairing.label_b)) if pairing else ("A", "B")
     counts = list(s.get("pentanomial") or [0] * 5)
     lines = [
         f"SPRT of {a} against {b} ({s.get('hypotheses', '')}): **{s.get('decision')}** after "
@@ -268,10 +268,10 @@ def _embed(charts: dict[str, str], stems: tuple[str, ...], fill: dict[str, str])
 
 
 def _caption_values(a: Analysis) -> dict[str, str]:
-    """What the captions' ``{param}``, ``{base}`` and ``{target}`` stand for in this run."""
+    """What the captions' `{param}`, `{base}` and ``{target}`` stand for in this run."""
     m = a.manifest
     return {
-        "param": str(m.param or ""),
-        "base": sweep_base(m) if m.kind == "sweep" else "",
+        "param": md_code(m.param or ""),
+        "base": md_code(sweep_base(m)) if m.kind == "sweep" else "",
         "target": str(m.rules.get("target_score", "")),
     }

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from matplotlib import rc_context
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -22,6 +23,7 @@ from matplotlib.ticker import MaxNLocator, PercentFormatter
 from ginsim.analysis.figures import Analysis, matrix
 from ginsim.analysis.format import describe_run
 from ginsim.engine.play import OUTCOMES
+from ginsim.run.atomic import make_dir, write_atomic
 from ginsim.run.records import Manifest, PairingRecord, chunk_files, outcome_codes, read_chunk
 
 DPI = 100
@@ -418,17 +420,22 @@ def save(fig: Figure, folder: Path, stem: str, svg: bool = False) -> list[Path]:
     if svg:
         paths.append(folder / f"{stem}.svg")
     for p in paths:
-        fig.savefig(p, dpi=DPI)
+        write_atomic(p, lambda tmp, p=p: fig.savefig(tmp, dpi=DPI, format=p.suffix[1:]))
     return paths
 
 
 def draw_all(analysis: Analysis, svg: bool = False) -> list[Path]:
-    """Every chart of a run folder into ``DIR/charts/`` (replacing the old ones);
-    returns the files written."""
-    a = analysis
+    """Every chart of a run folder into ``DIR/charts/`` (replacing the old ones, each
+    written atomically); returns the files written. Text from strategies (names,
+    parameter values) is drawn as it is: ``$`` never starts mathtext."""
+    with rc_context({"text.parse_math": False}):
+        return _draw_all(analysis, svg)
+
+
+def _draw_all(a: Analysis, svg: bool) -> list[Path]:
     m = a.manifest
     out = a.folder / CHARTS_DIR
-    out.mkdir(exist_ok=True)
+    make_dir(out)
 
     def clear() -> None:  # only once the new charts are drawn: a failure keeps the old ones
         for old in [*out.glob("*.png"), *out.glob("*.svg")]:

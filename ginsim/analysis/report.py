@@ -10,16 +10,17 @@ from ginsim.analysis.format import fmt_points, fmt_rate, num, text_table
 from ginsim.analysis.markdown import report_markdown
 from ginsim.analysis.sprt import describe
 from ginsim.analysis.stats import RATE_FIGURES
+from ginsim.run.atomic import write_atomic, write_text_atomic
 
 
 def write_tables(a: Analysis) -> None:
-    """summary.csv, ratings.csv (round-robins) and report.md."""
-    a.summary.to_csv(a.folder / SUMMARY, index=False, float_format="%.6g")
-    if a.ratings is not None:
-        a.ratings.to_csv(a.folder / RATINGS, index=False, float_format="%.6g")
-    if a.sprt is not None:
-        a.sprt.to_csv(a.folder / SPRT_TRACE, index=False, float_format="%.6g")
-    (a.folder / REPORT).write_text(report_markdown(a), encoding="utf-8")
+    """summary.csv, ratings.csv (round-robins) and report.md, each written atomically
+    (a failure to write is one line naming the file)."""
+    tables = [(SUMMARY, a.summary), (RATINGS, a.ratings), (SPRT_TRACE, a.sprt)]
+    for name, table in tables:
+        if table is not None:
+            write_atomic(a.folder / name, lambda tmp, t=table: t.to_csv(tmp, index=False, float_format="%.6g"))
+    write_text_atomic(a.folder / REPORT, report_markdown(a))
 
 
 def summary_rows(a: Analysis) -> list[dict[str, str]]:

@@ -9,13 +9,15 @@ instant. Every input mistake is one line on stderr and exit 2.
 from __future__ import annotations
 
 import sys
+import warnings
+from typing import Any
 
 import click
 
 from ginsim.cli import bench, charts, info, play, rules, runs
 from ginsim.cli.options import EXIT_USAGE, set_argv
 from ginsim.engine import _native as native
-from ginsim.errors import GinsimError
+from ginsim.errors import GinsimError, Interrupted
 from ginsim.version import __version__
 
 
@@ -37,22 +39,41 @@ for _module in (info, rules, runs, charts, play, bench):
         cli.add_command(_command)
 
 
+def _one_line_warning(message: Warning | str, *_: Any, **__: Any) -> None:
+    """Warnings (a damaged or foreign file in a run folder, ...) as one line on stderr."""
+    click.echo(f"ginsim: warning: {message}", err=True)
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: run the CLI; input errors become one line and exit status 2."""
+    """Entry point: run the CLI; input errors and environment failures become one line
+    and exit status 2; an interruption (Ctrl-C or SIGTERM, at any stage) one line and 130."""
+    from ginsim.run.interrupt import EXIT_INTERRUPTED, sigterm_as_interrupt
+
     set_argv(list(argv) if argv is not None else sys.argv[1:])
+    warnings.showwarning = _one_line_warning
     try:
-        cli.main(args=argv, prog_name="ginsim", standalone_mode=False)
+        with sigterm_as_interrupt():
+            cli.main(args=argv, prog_name="ginsim", standalone_mode=False)
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
-    except click.Abort:
-        click.echo("ginsim: aborted", err=True)
-        sys.exit(130)
+    except (click.Abort, KeyboardInterrupt):
+        click.echo("ginsim: interrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)
     except click.ClickException as e:
         click.echo(f"ginsim: error: {e.format_message()}", err=True)
         sys.exit(EXIT_USAGE)
+    except Interrupted as e:
+        click.echo(f"ginsim: {e}", err=True)
+        sys.exit(EXIT_INTERRUPTED)
     except GinsimError as e:
         click.echo(f"ginsim: error: {e}", err=True)
         sys.exit(EXIT_USAGE)
-    except KeyboardInterrupt:
-        click.echo("ginsim: interrupted", err=True)
-        sys.exit(130)
+    except OSError as e:  # the environment: a read-only or full disk, a path too long, ...
+        from ginsim.run.atomic import describe_os_error
+
+        where = f"{e.filename}: " if e.filename else ""
+        click.echo(f"ginsim: error: {where}{describe_os_error(e)}", err=True)
+        sys.exit(EXIT_USAGE)
+    except MemoryError:
+        click.echo("ginsim: error: out of memory", err=True)
+        sys.exit(EXIT_USAGE)

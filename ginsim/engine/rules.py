@@ -7,6 +7,7 @@ overrides; an unknown key or a bad value raises RulesError naming both.
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
@@ -19,6 +20,17 @@ NEXT_DEALER_CHOICES = ("alternate", "winner", "loser")
 OKLAHOMA_ACE_CHOICES = ("one", "gin")
 BOX_TIMING_CHOICES = ("end", "immediate")
 SHUTOUT_CHOICES = ("none", "double", "flat")
+
+
+MAX_HAND_BONUS = 1000
+"""The most a gin, big gin, undercut or box bonus may be: with the deadwood difference
+(at most 98) and the doubling of R30, a hand is worth at most 2 * (98 + 1000) points,
+well inside the hand log's int16 ``points`` column."""
+MAX_TARGET_SCORE = 10_000
+"""The highest target score: a running score before a hand stays below it, and one that
+reaches it by at most one hand's points, so the int16 score columns never overflow."""
+MAX_GAME_BONUS = 1_000_000
+"""The most a game or shutout bonus may be (game totals are int32)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,10 +59,10 @@ class Rules:
 
     def __post_init__(self) -> None:
         _check_int("knock_limit", self.knock_limit, 0, 10)
-        _check_int("gin_bonus", self.gin_bonus, 0)
-        _check_int("undercut_bonus", self.undercut_bonus, 0)
+        _check_int("gin_bonus", self.gin_bonus, 0, MAX_HAND_BONUS)
+        _check_int("undercut_bonus", self.undercut_bonus, 0, MAX_HAND_BONUS)
         if self.big_gin_bonus is not None:
-            _check_int("big_gin_bonus", self.big_gin_bonus, 0)
+            _check_int("big_gin_bonus", self.big_gin_bonus, 0, MAX_HAND_BONUS)
         if not isinstance(self.allow_discard_of_drawn_upcard, bool):
             raise RulesError(
                 f"rules: allow_discard_of_drawn_upcard must be true or false, "
@@ -58,14 +70,14 @@ class Rules:
             )
         if self.max_run_length is not None:
             _check_int("max_run_length", self.max_run_length, 3, 13)
-        _check_int("target_score", self.target_score, 1)
+        _check_int("target_score", self.target_score, 1, MAX_TARGET_SCORE)
         if self.next_dealer not in NEXT_DEALER_CHOICES:
             raise RulesError(
                 f"rules: next_dealer must be one of {', '.join(NEXT_DEALER_CHOICES)}, not {self.next_dealer!r}"
             )
         if self.time_per_hand is not None:
             t = self.time_per_hand
-            if isinstance(t, bool) or not isinstance(t, int | float) or not t > 0 or t != t:
+            if isinstance(t, bool) or not isinstance(t, int | float) or not 0 < t < math.inf:
                 raise RulesError(f"rules: time_per_hand must be a number of seconds > 0, not {t!r}")
             object.__setattr__(self, "time_per_hand", float(t))
         _check_choice("preset", self.preset, PRESET_NAMES)
@@ -75,11 +87,11 @@ class Rules:
         _check_choice("oklahoma_ace", self.oklahoma_ace, OKLAHOMA_ACE_CHOICES)
         if self.oklahoma_spades and not self.oklahoma:
             raise RulesError("rules: oklahoma_spades needs oklahoma = true")
-        _check_int("box_bonus", self.box_bonus, 0)
+        _check_int("box_bonus", self.box_bonus, 0, MAX_HAND_BONUS)
         _check_choice("box_timing", self.box_timing, BOX_TIMING_CHOICES)
-        _check_int("game_bonus", self.game_bonus, 0)
+        _check_int("game_bonus", self.game_bonus, 0, MAX_GAME_BONUS)
         _check_choice("shutout", self.shutout, SHUTOUT_CHOICES)
-        _check_int("shutout_bonus", self.shutout_bonus, 0)
+        _check_int("shutout_bonus", self.shutout_bonus, 0, MAX_GAME_BONUS)
         if self.shutout == "flat" and self.shutout_bonus == 0:
             raise RulesError("rules: shutout = flat needs a shutout_bonus > 0")
 

@@ -12,12 +12,16 @@ from typing import Any
 import numpy as np
 
 from ginsim.errors import RunError, StrategySpecError
+from ginsim.run.interrupt import watch_parent
 from ginsim.run.worker import ChunkTask, play_chunk
 
 BACKENDS = ("loky", "dask")
 
 
 def _play(task: ChunkTask) -> tuple[ChunkTask, dict[str, np.ndarray]]:
+    """What a worker process runs: one chunk (the first call also ties the worker's life
+    to its parent's, so killing the run leaves no orphan)."""
+    watch_parent()
     return task, play_chunk(task)
 
 
@@ -27,6 +31,9 @@ def parallel_results(
     """Run ``play_chunk`` on every task, yielding results as they finish."""
     from joblib import Parallel, delayed
 
+    # a run stopped early (Ctrl-C, SIGTERM, a sequential test) closes the generator: joblib's
+    # notes about finished or cancelled chunks left unused say nothing the run does not
+    warnings.filterwarnings("ignore", message=r".*(been successfully executed|have been cancelled)")
     if backend == "loky":
         from joblib.externals.loky.process_executor import TerminatedWorkerError
 

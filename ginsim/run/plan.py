@@ -9,7 +9,7 @@ not part of it: they change how fast, never what.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +21,42 @@ from ginsim.run.seeding import text_key
 
 KINDS = ("match", "roundrobin", "sweep")
 DEFAULT_CHUNK_HANDS = 4000
+MAX_COUNT = 1_000_000_000
+"""The most hands (or games) per pairing: deal indices fit the hand log's uint32 column
+with room to spare, and a run of this size is already days of playing."""
+MAX_PAIRINGS = 9_999
+"""The most pairings of a run (chunk files are named p0000..p9999; the column is uint16)."""
+
+
+@dataclass(frozen=True)
+class ChunkPlan(Sequence[tuple[int, int, int, int]]):
+    """Every chunk of a plan as (pairing index, chunk index, first unit, end unit),
+    computed on demand: memory stays flat however many hands are asked for."""
+
+    pairings: tuple[int, ...]  # the pairings' indices
+    units: int
+    chunk: int
+
+    @property
+    def per_pairing(self) -> int:
+        return math.ceil(self.units / self.chunk)
+
+    def __len__(self) -> int:
+        return self.per_pairing * len(self.pairings)
+
+    def __getitem__(self, i: int) -> tuple[int, int, int, int]:  # type: ignore[override]
+        if not -len(self) <= i < len(self):
+            raise IndexError(i)
+        i %= len(self)
+        pi, ci = divmod(i, self.per_pairing)
+        start = ci * self.chunk
+        return self.pairings[pi], ci, start, min(start + self.chunk, self.units)
+
+    def __iter__(self) -> Iterator[tuple[int, int, int, int]]:
+        for p in self.pairings:
+            for ci in range(self.per_pairing):
+                start = ci * self.chunk
+                yield p, ci, start, min(start + self.chunk, self.units)
 
 
 @dataclass(frozen=True)
@@ -75,13 +111,9 @@ class RunPlan:
     def mode(self) -> str:
         return "hands" if self.hands is not None else "games"
 
-    def chunks(self) -> list[tuple[int, int, int, int]]:
-        """Every chunk as (pairing index, chunk index, first unit, end unit)."""
-        out = []
-        for p in self.pairings:
-            for ci, start in enumerate(range(0, self.units, self.chunk)):
-                out.append((p.index, ci, start, min(start + self.chunk, self.units)))
-        return out
+    def chunks(self) -> ChunkPlan:
+        """Every chunk as (pairing index, chunk index, first unit, end unit), lazily."""
+        return ChunkPlan(tuple(p.index for p in self.pairings), self.units, self.chunk)
 
     def hands_per_unit(self) -> int:
         """Hands per deal in hand mode (2 with duplicate deals)."""
@@ -122,6 +154,8 @@ def check_counts(hands: int | None, games: int | None) -> None:
     what = "--hands" if hands is not None else "--games"
     if n is None or n <= 0:
         raise RunError(f"{what} must be a positive whole number, not {n}")
+    if n > MAX_COUNT:
+        raise RunError(f"{what} {n}: at most {MAX_COUNT:,} per pairing (split a bigger study into runs by seed)")
 
 
 def default_chunk(units: int, jobs_hint: int = 8, duplicate: bool = True, games: bool = False) -> int:
@@ -209,9 +243,16 @@ def plan_sweep(strategy: str, param: str, versus: list[str], **kw: Any) -> RunPl
         known = ", ".join(defaults) or "none"
         raise RunError(f"--param: {base.label} has no parameter {name!r} (parameters: {known})")
     opponents = [parse_spec(v) for v in versus]
+    for i, o in enumerate(opponents):
+        if o.canonical in [x.canonical for x in opponents[:i]]:
+            raise RunError(f"--vs {versus[i]!r} is listed twice")
     pairings = []
+    seen: dict[str, Any] = {}
     for v in values:
         spec = base.with_params({name: v})
+        if spec.canonical in seen:
+            raise RunError(f"--param: {name}={v} is the same value as {name}={seen[spec.canonical]} (listed twice)")
+        seen[spec.canonical] = v
         for opp in opponents:
             la, lb = _labels([spec, opp])
             pairings.append(Pairing(len(pairings), spec, opp, la, lb, name, spec.params[name]))
@@ -265,12 +306,14 @@ def _plan(
     extra: dict[str, Any] | None = None,
 ) -> RunPlan:
     check_counts(hands, games)
+    if len(pairings) > MAX_PAIRINGS:
+        raise RunError(f"{len(pairings)} pairings: a run holds at most {MAX_PAIRINGS:,}")
     if seed < 0 or seed >= 2**63:
         raise RunError(f"--seed must be a whole number from 0 to 2**63-1, not {seed}")
     units = (math.ceil(hands / 2) if duplicate else hands) if hands is not None else games
     assert units is not None
     if chunk is None:
         chunk = default_chunk(units, duplicate=duplicate, games=games is not None)
-    elif chunk <= 0:
-        raise RunError(f"--chunk must be positive, not {chunk}")
+    elif chunk <= 0 or chunk > MAX_COUNT:
+        raise RunError(f"--chunk must be from 1 to {MAX_COUNT:,}, not {chunk}")
     return RunPlan(kind, pairings, rules, seed, hands, games, duplicate, chunk, extra or {})

@@ -3,14 +3,22 @@
 A run folder holds ``manifest.json`` (what was played, by which command, on what
 machine: a ``Manifest``) and ``hands/`` (the hand log: one Parquet file per chunk, named
 ``p<pairing>-c<chunk>.parquet``, written under a temporary name and renamed, so a file
-either holds its whole chunk or does not exist). The runner writes through this module;
-statistics, reports, charts and replays read through it and never import the runner.
+either holds its whole chunk or does not exist, with its checksum record in
+``checksums/p<pairing>-c<chunk>.sha256``: ginsim.run.integrity). The runner writes
+through this module; statistics, reports, charts and replays read through it and never
+import the runner. Reading checks each chunk against the manifest's plan (name, checksum,
+schema, rows, pairing and deals): ``scan_chunks`` sorts the files of ``hands/`` into the
+good ones, the damaged ones and the foreign ones; ``chunk_files`` lists the good ones and
+refuses a damaged one and warns (``RunFolderWarning``, one line each) about foreign ones,
+which are never counted.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
+import warnings
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from pathlib import Path
@@ -20,6 +28,8 @@ import numpy as np
 
 from ginsim.engine.play import OUTCOMES
 from ginsim.errors import RunError
+from ginsim.run import integrity
+from ginsim.run.atomic import TMP_MARK, atomic_path, describe_os_error, write_text_atomic
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -110,28 +120,137 @@ GAME_PREFIX = "game:"
 
 
 # -- files -----------------------------------------------------------------------------
+class RunFolderWarning(UserWarning):
+    """A file of a run folder that is not counted: damaged, foreign, or left over."""
+
+
 def chunk_path(folder: Path, pairing: int, chunk: int) -> Path:
     return folder / HANDS_DIR / f"p{pairing:04d}-c{chunk:06d}.parquet"
 
 
-def chunk_files(folder: Path) -> list[Path]:
-    """The finished chunk files of a run folder, in (pairing, chunk) order."""
+@dataclass
+class ChunkScan:
+    """The files of a run folder's ``hands/``, checked against its manifest's plan."""
+
+    good: list[Path] = field(default_factory=list)  # verified chunks, in (pairing, chunk) order
+    damaged: list[tuple[Path, str]] = field(default_factory=list)  # planned names failing a check: why
+    foreign: list[Path] = field(default_factory=list)  # anything else (never read)
+
+    def warn(self) -> None:
+        for path in self.foreign:
+            warnings.warn(f"{path}: not a chunk of this run's plan, ignored", RunFolderWarning, stacklevel=3)
+
+
+_VERIFIED: dict[tuple[Any, ...], str | None] = {}
+"""Checks already made in this process, keyed by the files' identity and times (the
+analysis lists the chunks more than once)."""
+
+
+def scan_chunks(folder: Path, manifest: Manifest | None = None) -> ChunkScan:
+    """Check every file of ``folder/hands`` against the plan of ``manifest`` (read from the
+    folder if not given): a planned chunk whose file, checksum record, schema, rows,
+    pairing or deals are wrong is damaged; a file of any other name is foreign (temporary
+    files of writes in progress are neither)."""
+    scan = ChunkScan()
     d = folder / HANDS_DIR
-    if not d.is_dir():
-        return []
-    return sorted(d.glob("p*-c*.parquet"))
+    if not d.is_dir() or not (folder / MANIFEST).is_file():
+        return scan
+    m = manifest if manifest is not None else read_manifest(folder)
+    per = math.ceil(m.units / m.chunk)
+    key = integrity.run_key(m.identity)
+    found: list[tuple[int, int, Path]] = []
+    try:
+        names = sorted(os.listdir(d))
+    except OSError as e:
+        raise RunError(f"{d}: cannot read it ({describe_os_error(e)})") from None
+    for name in names:
+        path = d / name
+        parsed = integrity.parse_chunk_name(name)
+        if parsed is not None:
+            pi, ci = parsed
+            planned = pi < len(m.pairings) and ci < per and path == chunk_path(folder, pi, ci)
+            if not planned or not path.is_file():  # out of the plan, or p00001-c000002: not a name we write
+                scan.foreign.append(path)
+                continue
+            why = _verified(path, _expected(m, key, pi, ci))
+            if why is None:
+                found.append((pi, ci, path))
+            else:
+                scan.damaged.append((path, why))
+        elif TMP_MARK not in name:  # not a write in progress (or left by a killed run: a resume deletes it)
+            scan.foreign.append(path)
+    scan.good = [p for _, _, p in sorted(found)]
+    return scan
+
+
+def _expected(m: Manifest, key: str, pi: int, ci: int) -> integrity.Expected:
+    start = ci * m.chunk
+    return integrity.Expected(
+        key,
+        pi,
+        start,
+        min(start + m.chunk, m.units),
+        2 if m.duplicate else 1,
+        _hand_schema(),
+        _games_schema() if m.games is not None else None,
+    )
+
+
+def _verified(path: Path, exp: integrity.Expected) -> str | None:
+    files = [path, integrity.sum_path(path)] + ([games_path(path)] if exp.games_schema is not None else [])
+    try:
+        stats = tuple((s.st_ino, s.st_size, s.st_mtime_ns) for s in (f.stat() for f in files))
+    except OSError:
+        stats = None
+    cache_key = (str(path), stats, exp)
+    if stats is not None and cache_key in _VERIFIED:
+        return _VERIFIED[cache_key]
+    why = integrity.check_chunk(path, games_path(path), exp)
+    if stats is not None:
+        _VERIFIED[cache_key] = why
+    return why
+
+
+def chunk_files(folder: Path) -> list[Path]:
+    """The finished, verified chunk files of a run folder, in (pairing, chunk) order.
+    A damaged chunk is a RunError naming it (a rerun of the run's command plays it again;
+    the report is not drawn from a log with a hole it does not know about); any other
+    file of ``hands/`` is named in a ``RunFolderWarning`` and ignored."""
+    scan = scan_chunks(folder)
+    if scan.damaged:
+        path, why = scan.damaged[0]
+        more = f" (and {len(scan.damaged) - 1} more)" if len(scan.damaged) > 1 else ""
+        raise RunError(
+            f"{folder}: cannot read the hand log: {path.name} is damaged ({why}){more}; "
+            f"rerun the run's command with --out {folder} to play it again"
+        )
+    scan.warn()
+    return scan.good
+
+
+def run_in_progress(folder: Path) -> str | None:
+    """Who is writing ``folder`` right now ("pid N on HOST"), or None if no run holds its lock."""
+    from ginsim.run.lock import holder
+
+    h = holder(folder)
+    return None if h is None else f"pid {h.get('pid', '?')} on {h.get('host', '?')}"
+
+
+def remove_chunk(path: Path) -> None:
+    """Delete a chunk's files (hand file, checksum record, game file): it is played again."""
+    for f in (path, integrity.sum_path(path), games_path(path)):
+        try:
+            f.unlink(missing_ok=True)
+        except OSError as e:
+            raise RunError(f"{f}: cannot delete it ({describe_os_error(e)})") from None
 
 
 def write_json_atomic(path: Path, data: dict[str, Any]) -> None:
-    tmp = path.with_name(path.name + f".tmp-{os.getpid()}")
-    tmp.write_text(json.dumps(data, indent=2, default=str) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    write_text_atomic(path, json.dumps(data, indent=2, default=str) + "\n")
 
 
-def write_chunk(path: Path, arrays: dict[str, np.ndarray]) -> None:
-    """Write one chunk's records to Parquet atomically (temporary name, then rename)."""
+def _hand_table(arrays: dict[str, np.ndarray]) -> Any:
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
     cols: dict[str, Any] = {}
     for name in COLUMNS:
@@ -142,11 +261,45 @@ def write_chunk(path: Path, arrays: dict[str, np.ndarray]) -> None:
         else:
             cols[name] = pa.array(arrays[name])
     cols["forfeit_reason"] = pa.array(arrays["forfeit_reason"].tolist(), type=pa.string()).dictionary_encode()
-    write_game_records(path, arrays)  # game mode: first, so a hands file means its games are there too
-    table = pa.table(cols)
-    tmp = path.with_name(path.name + f".tmp-{os.getpid()}")
-    pq.write_table(table, tmp, compression="zstd")
-    os.replace(tmp, path)
+    return pa.table(cols)
+
+
+def _games_table(arrays: dict[str, np.ndarray]) -> Any:
+    import pyarrow as pa
+
+    return pa.table({name: pa.array(arrays[GAME_PREFIX + name]) for name in GAME_COLUMNS})
+
+
+_SCHEMAS: dict[str, Any] = {}
+
+
+def _hand_schema() -> Any:
+    if "hands" not in _SCHEMAS:
+        empty = {name: np.zeros(0, dtype=dtype) for name, dtype in COLUMNS.items()}
+        empty["forfeit_reason"] = np.zeros(0, dtype=object)
+        _SCHEMAS["hands"] = _hand_table(empty).schema
+    return _SCHEMAS["hands"]
+
+
+def _games_schema() -> Any:
+    if "games" not in _SCHEMAS:
+        empty = {GAME_PREFIX + name: np.zeros(0, dtype=dtype) for name, dtype in GAME_COLUMNS.items()}
+        _SCHEMAS["games"] = _games_table(empty).schema
+    return _SCHEMAS["games"]
+
+
+def write_chunk(path: Path, arrays: dict[str, np.ndarray], run: str) -> None:
+    """Write one chunk's records to Parquet atomically (temporary name, then rename): the
+    game records first (game mode), then the checksum record, then the hand file, so a
+    hand file under its final name means the whole chunk is there. ``run`` is the run's
+    key (``integrity.run_key`` of the manifest's identity)."""
+    import pyarrow.parquet as pq
+
+    table = _hand_table(arrays)
+    games = write_game_records(path, arrays)
+    with atomic_path(path) as tmp:
+        pq.write_table(table, tmp, compression="zstd")
+        integrity.write_sum(path, run, table.num_rows, tmp, games)
 
 
 def games_path(hands_path: Path) -> Path:
@@ -154,19 +307,22 @@ def games_path(hands_path: Path) -> Path:
     return hands_path.parent.parent / GAMES_DIR / hands_path.name
 
 
-def write_game_records(hands_path: Path, arrays: dict[str, np.ndarray]) -> None:
-    """Write a chunk's game records, if it has any, atomically (temporary name, rename)."""
+def write_game_records(hands_path: Path, arrays: dict[str, np.ndarray]) -> Path | None:
+    """Write a chunk's game records, if it has any, atomically (temporary name, rename);
+    returns the file written, or None in hand mode."""
     if GAME_PREFIX + "winner" not in arrays:
-        return
-    import pyarrow as pa
+        return None
     import pyarrow.parquet as pq
 
     path = games_path(hands_path)
-    path.parent.mkdir(exist_ok=True)
-    table = pa.table({name: pa.array(arrays[GAME_PREFIX + name]) for name in GAME_COLUMNS})
-    tmp = path.with_name(path.name + f".tmp-{os.getpid()}")
-    pq.write_table(table, tmp, compression="zstd")
-    os.replace(tmp, path)
+    try:
+        path.parent.mkdir(exist_ok=True)
+    except OSError as e:
+        raise RunError(f"{path.parent}: cannot create it ({describe_os_error(e)})") from None
+    table = _games_table(arrays)
+    with atomic_path(path) as tmp:
+        pq.write_table(table, tmp, compression="zstd")
+    return path
 
 
 def read_games(hand_files: list[Path]) -> pd.DataFrame:
@@ -293,6 +449,11 @@ class Manifest:
         return "hands" if self.hands is not None else "games"
 
     @property
+    def units(self) -> int:
+        """Deals (hand mode) or games (game mode) per pairing."""
+        return integrity.units_per_pairing(self.hands, self.games, self.duplicate)
+
+    @property
     def target_score(self) -> int:
         return int(self.rules.get("target_score", 100))
 
@@ -328,6 +489,10 @@ class Manifest:
                 continue
             values[name] = v
         if not problems:
+            problems += integrity.record_problems("pairings", values["pairings"])
+            problems += integrity.record_problems("strategies", values["strategies"])
+        if not problems:
+            problems += integrity.identity_problems(values)
             try:
                 values["kind"] = RunKind(values["kind"])
                 values["status"] = RunStatus(values["status"])
@@ -438,7 +603,7 @@ def read_manifest(folder: Path) -> Manifest:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as e:
-        raise RunError(f"{path}: cannot read it ({e.strerror or e})") from None
+        raise RunError(f"{path}: cannot read it ({describe_os_error(e)})") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise RunError(f"{path}: not a valid manifest ({e})") from None
     return Manifest.from_dict(data, str(path))

@@ -9,12 +9,14 @@ that are missing; a different command against that folder is refused.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import platform
+import shutil
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,18 +26,25 @@ import numpy as np
 
 from ginsim.engine import _native as native
 from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
-from ginsim.errors import GinsimError, RunError
+from ginsim.errors import GinsimError, Interrupted, RunError
 from ginsim.outside import manifest_fields
+from ginsim.run import lock
+from ginsim.run.atomic import TMP_MARK, describe_os_error, make_dir
+from ginsim.run.integrity import SUMS_DIR, parse_chunk_name, run_key
+from ginsim.run.interrupt import sigterm_as_interrupt
 from ginsim.run.plan import RunPlan
 from ginsim.run.records import (
     GAMES_DIR,
     HANDS_DIR,
+    MANIFEST,
     Manifest,
     RunKind,
     RunStatus,
     StrategyRecord,
     chunk_path,
     read_manifest,
+    remove_chunk,
+    scan_chunks,
     write_chunk,
     write_manifest,
 )
@@ -95,41 +104,70 @@ def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     return [k for k in keys if old.get(k) != new.get(k)]
 
 
-def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[Manifest, bool]:
-    """Create a new run folder, or check that an existing one holds this very plan.
-    Returns the manifest and whether the run resumes."""
+def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[Manifest, bool, lock.FolderLock]:
+    """Create a new run folder, or check that an existing one holds this very plan; either
+    way take its lock. Returns the manifest, whether the run resumes, and the lock."""
     identity = _normalize(plan.identity())
     if out.exists() and not out.is_dir():
         raise RunError(f"--out {out}: exists and is not a folder")
     if out.is_dir() and any(out.iterdir()):
+        busy = lock.holder(out)
+        if busy is not None:
+            raise lock.busy_error(out, busy)
         manifest = read_manifest(out)
-        if manifest.identity != identity:
-            old_preset = manifest.preset
-            if old_preset != plan.rules.preset:  # R27: a run folder keeps its preset
-                raise RunError(
-                    f"--out {out} was made under the {old_preset!r} rules, not {plan.rules.preset!r}; "
-                    "use another --out or the same rules"
-                )
-            diff = ", ".join(_differences(manifest.identity, identity))
-            raise RunError(
-                f"--out {out} holds a different run (differs in: {diff}); use another --out or the same command"
-            )
-        if manifest.ginsim != __version__:
-            raise RunError(
-                f"--out {out} was written by ginsim {manifest.ginsim}, this is {__version__}; use another --out"
-            )
-        for stale in [*(out / HANDS_DIR).glob("*.tmp-*"), *(out / GAMES_DIR).glob("*.tmp-*")]:
-            stale.unlink(missing_ok=True)
-        manifest.resumed.append(_now())
-        manifest.finished = None
-        manifest.status = RunStatus.RUNNING
-        write_manifest(out, manifest)
-        return manifest, True
+        _check_same_run(plan, out, manifest, identity)
+        held = lock.acquire(out)
+        try:
+            manifest = read_manifest(out)  # as the last holder left it
+            _check_same_run(plan, out, manifest, identity)
+            _remove_stale_temporaries(out)
+            manifest.resumed.append(_now())
+            manifest.finished = None
+            manifest.status = RunStatus.RUNNING
+            write_manifest(out, manifest)
+        except BaseException:
+            held.release()
+            raise
+        return manifest, True, held
+    make_dir(out / HANDS_DIR, f"--out {out}")
+    held = lock.acquire(out)
     try:
-        (out / HANDS_DIR).mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise RunError(f"--out {out}: cannot create it ({e.strerror or e})") from None
-    manifest = Manifest(
+        manifest = _new_manifest(plan, identity, opts)
+        if manifest.isolate:
+            run_secret(out, create=True)  # before the manifest: a folder with one has its secret
+        write_manifest(out, manifest)
+    except BaseException:
+        held.release()
+        raise
+    return manifest, False, held
+
+
+def _check_same_run(plan: RunPlan, out: Path, manifest: Manifest, identity: dict[str, Any]) -> None:
+    if manifest.identity != identity:
+        old_preset = manifest.preset
+        if old_preset != plan.rules.preset:  # R27: a run folder keeps its preset
+            raise RunError(
+                f"--out {out} was made under the {old_preset!r} rules, not {plan.rules.preset!r}; "
+                "use another --out or the same rules"
+            )
+        diff = ", ".join(_differences(manifest.identity, identity))
+        raise RunError(f"--out {out} holds a different run (differs in: {diff}); use another --out or the same command")
+    if manifest.ginsim != __version__:
+        raise RunError(f"--out {out} was written by ginsim {manifest.ginsim}, this is {__version__}; use another --out")
+
+
+def _remove_stale_temporaries(out: Path) -> None:
+    """Temporary files of writes a killed run left (we hold the lock: none is live)."""
+    for d in (out, out / HANDS_DIR, out / GAMES_DIR, out / SUMS_DIR, out / "charts"):
+        for stale in d.glob(f"*{TMP_MARK}*"):
+            try:
+                stale.unlink(missing_ok=True)
+            except OSError as e:
+                raise RunError(f"{stale}: cannot delete it ({describe_os_error(e)})") from None
+
+
+def _new_manifest(plan: RunPlan, identity: dict[str, Any], opts: RunOptions) -> Manifest:
+    return Manifest(
         ginsim=__version__,
         command=opts.command,
         kind=RunKind(plan.kind),
@@ -158,10 +196,6 @@ def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[Manifest
         base=plan.extra.get("base"),
         isolate=bool(plan.extra.get("isolate")),
     )
-    if manifest.isolate:
-        run_secret(out, create=True)  # before the manifest: a folder with one has its secret
-    write_manifest(out, manifest)
-    return manifest, False
 
 
 def _strategies(plan: RunPlan) -> list[StrategyRecord]:
@@ -175,22 +209,28 @@ def _strategies(plan: RunPlan) -> list[StrategyRecord]:
     return list(seen.values())
 
 
-def _tasks(plan: RunPlan, folder: Path, opts: RunOptions | None = None) -> tuple[list[ChunkTask], int]:
-    """The chunks still to play, and how many units (deals or games) are done."""
-    isolate = bool(plan.extra.get("isolate"))
-    secret = run_secret(folder) if isolate else b""
-    limit = opts.decision_limit if opts is not None else DEFAULT_DECISION_LIMIT
-    todo = []
-    done_units = 0
-    by_index = {p.index: p for p in plan.pairings}
-    keys = {p.index: p.key for p in plan.pairings}  # once per pairing: an SPRT run has thousands of chunks
-    for pi, ci, start, stop in plan.chunks():
-        if chunk_path(folder, pi, ci).exists():
-            done_units += stop - start
-            continue
-        p = by_index[pi]
-        todo.append(
-            ChunkTask(
+@dataclass
+class Todo:
+    """The chunks a run still has to play, generated lazily from the plan."""
+
+    plan: RunPlan
+    done: set[tuple[int, int]]  # (pairing, chunk) of the verified chunk files
+    count: int  # chunks to play
+    done_units: int  # deals (or games) already played
+    decision_limit: float | None = DEFAULT_DECISION_LIMIT  # hard seconds per decision
+    isolate: bool = False  # tournament mode: each strategy in its own process
+    secret: bytes = b""  # tournament mode: the run's secret, mixed into every deal seed
+
+    def __iter__(self) -> Iterator[ChunkTask]:
+        plan = self.plan
+        by_index = {p.index: p for p in plan.pairings}
+        keys = {p.index: p.key for p in plan.pairings}  # once per pairing: an SPRT run has thousands of chunks
+        isolate = self.isolate
+        for pi, ci, start, stop in plan.chunks():
+            if (pi, ci) in self.done:
+                continue
+            p = by_index[pi]
+            yield ChunkTask(
                 plan.rules,
                 p.a,
                 p.b,
@@ -202,26 +242,61 @@ def _tasks(plan: RunPlan, folder: Path, opts: RunOptions | None = None) -> tuple
                 start,
                 stop,
                 ci,
-                limit,
+                self.decision_limit,
                 isolate,
-                secret,
+                self.secret,
             )
-        )
-    return todo, done_units
+
+    def __len__(self) -> int:
+        return self.count
 
 
-def resolve_jobs(jobs: int | None) -> int:
+def _tasks(
+    plan: RunPlan, folder: Path, manifest: Manifest, warn: Callable[[str], None], decision_limit: float | None
+) -> Todo:
+    """The chunks still to play. Every file of ``hands/`` is checked against the plan: a
+    damaged chunk is named, deleted and played again; a foreign file is named and left
+    alone (never counted)."""
+    scan = scan_chunks(folder, manifest)
+    for path, why in scan.damaged:
+        warn(f"{path}: damaged chunk ({why}); playing it again")
+        remove_chunk(path)
+    for path in scan.foreign:
+        warn(f"{path}: not a chunk of this run's plan; ignored")
+    chunks = plan.chunks()
+    done: set[tuple[int, int]] = set()
+    done_units = 0
+    for path in scan.good:
+        parsed = parse_chunk_name(path.name)
+        assert parsed is not None  # scan_chunks keeps planned names only
+        pi, ci = parsed
+        done.add((pi, ci))
+        start = ci * plan.chunk
+        done_units += min(start + plan.chunk, plan.units) - start
+    secret = run_secret(folder) if manifest.isolate else b""  # tournament mode's decks
+    return Todo(plan, done, len(chunks) - len(done), done_units, decision_limit, manifest.isolate, secret)
+
+
+def resolve_jobs(jobs: int | None, warn: Callable[[str], None] | None = None, cap: bool = False) -> int:
+    """The number of worker processes: ``jobs`` (None or 0: every core; -1: all but
+    none, -2: all but one, ...), capped at the core count (``warn`` is told)."""
     n = os.cpu_count() or 1
     if jobs is None or jobs == 0:
         return n
     if jobs < 0:
         return max(1, n + 1 + jobs)
+    if cap and jobs > n:
+        if warn is not None:
+            warn(f"note: --jobs {jobs} is more than the {n} cores of this machine: using {n}")
+        return n
     return jobs
 
 
-def _results(tasks: list[ChunkTask], jobs: int, opts: RunOptions) -> Iterator[tuple[ChunkTask, dict[str, np.ndarray]]]:
+def _results(
+    tasks: Iterable[ChunkTask], jobs: int, opts: RunOptions
+) -> Iterator[tuple[ChunkTask, dict[str, np.ndarray]]]:
     """Play the tasks, yielding each as it finishes (any order)."""
-    if not tasks:
+    if isinstance(tasks, Todo | list) and not len(tasks):
         return
     if jobs == 1 and opts.backend == "loky":
         for t in tasks:
@@ -232,54 +307,81 @@ def _results(tasks: list[ChunkTask], jobs: int, opts: RunOptions) -> Iterator[tu
     yield from parallel_results(tasks, jobs, opts.backend, opts.scheduler)
 
 
+def _stderr(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
 def run_plan(plan: RunPlan, out: Path | None, opts: RunOptions, on_done: Callable[[Path], None] | None = None) -> Path:
     """Play every missing chunk of ``plan`` into ``out`` (a new folder under results/
-    by default), then write the summary and report. Returns the folder."""
+    by default), holding the folder's lock, then write the summary and report. Returns
+    the folder. Ctrl-C and SIGTERM end it as ``Interrupted``, a failure (a worker killed,
+    a full disk, ...) as one-line ``RunError``; either way the folder stays resumable."""
     folder = out if out is not None else default_out(plan.kind)
-    manifest, resumed = prepare_folder(plan, folder, opts)
-    jobs = resolve_jobs(opts.jobs)
-    tasks, done_units = _tasks(plan, folder, opts)
+    created = not folder.exists()
+    with sigterm_as_interrupt():
+        try:
+            manifest, resumed, held = prepare_folder(plan, folder, opts)
+        except KeyboardInterrupt:
+            raise Interrupted("interrupted before the run started") from None
+        try:
+            _play(plan, folder, opts, manifest, resumed, created)
+        finally:
+            held.release()
+    if on_done is not None:
+        on_done(folder)
+    return folder
+
+
+def _play(plan: RunPlan, folder: Path, opts: RunOptions, manifest: Manifest, resumed: bool, created: bool) -> None:
+    note = _stderr if not opts.quiet else None
+    jobs = resolve_jobs(opts.jobs, note, cap=opts.backend == "loky" or not opts.scheduler)
+    key = run_key(manifest.identity)
+    try:
+        tasks = _tasks(plan, folder, manifest, lambda m: _stderr(f"ginsim: warning: {m}"), opts.decision_limit)
+    except KeyboardInterrupt:
+        raise Interrupted(_resume_hint("interrupted", folder)) from None
     # every invocation is a session; the top-level jobs and backend say what played the
     # chunks, so a rerun with nothing left to play leaves them as they were
     manifest.sessions.append(
         {"started": _now(), "jobs": jobs, "backend": opts.backend, "scheduler": opts.scheduler, "chunks": len(tasks)}
     )
-    if tasks or not resumed:
+    if len(tasks) or not resumed:
         manifest.jobs = jobs
         manifest.backend = opts.backend
         manifest.scheduler = opts.scheduler
     copies = plan.hands_per_unit() if plan.mode == "hands" else (2 if plan.duplicate else 1)
     total_units = plan.units * len(plan.pairings)
     unit_name = "hands" if plan.mode == "hands" else "games"
-    progress = _progress(total_units * copies, done_units * copies, unit_name, opts.quiet)
+    progress = _progress(total_units * copies, tasks.done_units * copies, unit_name, opts.quiet)
     start = time.perf_counter()
-    played = 0
     stopped = None
     manifest.stopped = None  # a resumed run's sequential test is evaluated afresh
+    written = 0
     try:
         if opts.stop_rule is not None:
-            stopped = run_sequential(opts.stop_rule, plan, folder, tasks, lambda ts: _results(ts, jobs, opts), progress)
+            done = {ci for pi, ci in tasks.done}
+            stopped = run_sequential(
+                opts.stop_rule, plan, folder, tasks, done, lambda ts: _results(ts, jobs, opts), progress, key
+            )
         else:
             for task, arrays in _results(tasks, jobs, opts):
-                write_chunk(chunk_path(folder, task.pairing, task.chunk), arrays)
-                played += len(arrays["outcome"])
+                write_chunk(chunk_path(folder, task.pairing, task.chunk), arrays, key)
+                written += 1
                 progress.update((task.stop - task.start) * copies)
-    except GinsimError as e:
-        progress.close()
-        manifest.status = RunStatus.FAILED
-        write_manifest(folder, manifest)
-        if type(e).__name__ == "WorkerLost":
-            raise RunError(
-                f"{e}; finished chunks are kept in {folder}: rerun the same command with --out {folder}"
-            ) from None
-        raise
     except KeyboardInterrupt:
         progress.close()
-        manifest.status = RunStatus.INTERRUPTED
-        write_manifest(folder, manifest)
-        raise RunError(
-            f"interrupted; finished chunks are kept in {folder}: rerun the same command with --out {folder} to resume"
-        ) from None
+        _end(folder, manifest, RunStatus.INTERRUPTED)
+        raise Interrupted(_resume_hint("interrupted", folder)) from None
+    except BaseException as e:
+        progress.close()
+        error = _failure(e, folder)
+        if error is None:
+            raise
+        if not resumed and written == 0 and not _any_chunk(folder):
+            _discard(folder, created)  # nothing played: leave no empty run folder behind
+        else:
+            _end(folder, manifest, RunStatus.FAILED)
+        raise error from None
     progress.close()
     manifest.finished = _now()
     decided = stopped is not None and stopped.get("stopped", True)
@@ -287,9 +389,57 @@ def run_plan(plan: RunPlan, out: Path | None, opts: RunOptions, on_done: Callabl
     manifest.stopped = stopped
     manifest.elapsed_s = round(time.perf_counter() - start, 3)
     write_manifest(folder, manifest)
-    if on_done is not None:
-        on_done(folder)
-    return folder
+
+
+def _resume_hint(what: str, folder: Path) -> str:
+    return f"{what}; finished chunks are kept in {folder}: rerun the same command with --out {folder} to resume"
+
+
+def _failure(e: BaseException, folder: Path) -> GinsimError | None:
+    """The one-line error a failure of the run becomes (None: not ours to translate)."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    if type(e).__name__ == "WorkerLost":  # a worker died under tournament mode's backend
+        return RunError(_resume_hint(str(e), folder))
+    if isinstance(e, GinsimError):
+        return e
+    if isinstance(e, BrokenProcessPool):
+        cause = str(e).split("\n")[0].split(". ")[0].strip() or type(e).__name__
+        return RunError(_resume_hint(f"a worker process died ({cause})", folder))
+    if isinstance(e, MemoryError):
+        return RunError(_resume_hint("out of memory", folder))
+    if isinstance(e, OSError):
+        where = f"{e.filename}: " if e.filename else ""
+        return RunError(_resume_hint(f"{where}{describe_os_error(e)}", folder))
+    return None
+
+
+def _end(folder: Path, manifest: Manifest, status: RunStatus) -> None:
+    """Record how the run ended; a manifest that cannot be written (full disk) is left as
+    it was, which a rerun resumes just as well."""
+    manifest.status = status
+    with contextlib.suppress(GinsimError, OSError):
+        write_manifest(folder, manifest)
+
+
+def _any_chunk(folder: Path) -> bool:
+    try:
+        return any(p.suffix == ".parquet" for p in (folder / HANDS_DIR).iterdir())
+    except OSError:
+        return False
+
+
+def _discard(folder: Path, created: bool) -> None:
+    """Remove what this run put in a folder it started and wrote no chunk to."""
+    try:
+        if created:
+            shutil.rmtree(folder)
+            return
+        for name in (HANDS_DIR, GAMES_DIR, SUMS_DIR):
+            shutil.rmtree(folder / name, ignore_errors=True)
+        (folder / MANIFEST).unlink(missing_ok=True)
+    except OSError:
+        pass
 
 
 class _NoProgress:

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ginsim.run.plan import RunPlan
-from ginsim.run.records import chunk_path, write_chunk
+from ginsim.run.records import chunk_path, remove_chunk, write_chunk
 from ginsim.run.worker import ChunkTask
 
 ChunkResults = Iterable[tuple[ChunkTask, dict[str, np.ndarray]]]
@@ -54,16 +54,18 @@ def run_sequential(
     rule: StopRule,
     plan: RunPlan,
     folder: Path,
-    tasks: list[ChunkTask],
-    results_fn: Callable[[list[ChunkTask]], ChunkResults],
+    tasks: Iterable[ChunkTask],
+    on_disk: set[int],
+    results_fn: Callable[[Iterable[ChunkTask]], ChunkResults],
     progress: Any,
+    run: str,
 ) -> dict[str, Any]:
-    """Play ``tasks`` (the chunks without a file), counting chunks in order and stopping at
-    the first chunk after which ``rule`` decides."""
+    """Play ``tasks`` (the chunks without a verified file; those with one are ``on_disk``),
+    counting chunks in order and stopping at the first chunk after which ``rule`` decides.
+    ``run`` is the run's key, recorded with each chunk."""
     rule.check_plan(plan)
     pairing = plan.pairings[0].index
     total = len(plan.chunks())
-    pending = {t.chunk for t in tasks}
     counts = rule.empty_counts()
     ready: dict[int, np.ndarray] = {}  # chunk -> its counts, played but not yet reached
     done = 0  # chunks 0..done-1 are counted
@@ -74,7 +76,7 @@ def run_sequential(
         while done < total:
             if done in ready:
                 part = ready.pop(done)
-            elif done not in pending:  # on disk from an earlier run
+            elif done in on_disk:  # on disk from an earlier run
                 part = rule.file_counts(chunk_path(folder, pairing, done))
             else:
                 break
@@ -87,11 +89,11 @@ def run_sequential(
 
     decided = advance()
     if not decided:
-        todo = [t for t in tasks if t.chunk >= done]
+        todo = (t for t in tasks if t.chunk >= done)
         results = iter(results_fn(todo))
         try:
             for task, arrays in results:
-                write_chunk(chunk_path(folder, task.pairing, task.chunk), arrays)
+                write_chunk(chunk_path(folder, task.pairing, task.chunk), arrays, run)
                 progress.update(2 * (task.stop - task.start))
                 ready[task.chunk] = rule.chunk_counts(arrays)
                 if advance():
@@ -101,7 +103,7 @@ def run_sequential(
             _close(results)
     if decided:
         for ci in range(done, total):  # played past the decision: not part of the run
-            chunk_path(folder, pairing, ci).unlink(missing_ok=True)
+            remove_chunk(chunk_path(folder, pairing, ci))
     return rule.evaluate(counts, done)
 
 

@@ -4,7 +4,16 @@ The library's front door::
 
     from ginsim import deadwood, best_melds, Rules, play_hand
     deadwood("7H 8H 9H KS")          # 10
+
+    import ginsim
+    run = ginsim.match("simple", "random", hands=2000)   # a Run (ginsim.session)
+    run.summary, run.hands, run.plot("outcomes")
+
+``match``, ``roundrobin``, ``sweep``, ``open_run`` and ``Run`` load on first use (they
+bring pandas and the runner), so ``import ginsim`` stays light.
 """
+
+from typing import Any
 
 # ginsim.engine.play (imported first by any of these) decides whether its hot modules load
 # compiled or as sources
@@ -28,6 +37,17 @@ from ginsim.errors import (
 )
 from ginsim.version import __version__
 
+_LAZY = {"match", "roundrobin", "sweep", "open_run", "Run"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        from ginsim import session
+
+        return getattr(session, name)
+    raise AttributeError(f"module 'ginsim' has no attribute {name!r}")
+
+
 __all__ = [
     "PRESET_NAMES",
     "Card",
@@ -43,6 +63,7 @@ __all__ = [
     "PlayerView",
     "Rules",
     "RulesError",
+    "Run",
     "RunError",
     "Strategy",
     "StrategySpecError",
@@ -55,12 +76,16 @@ __all__ = [
     "format_cards",
     "load_rules",
     "load_rules_file",
+    "match",
+    "open_run",
     "parse_card",
     "parse_cards",
     "parse_spec",
     "play_game",
     "play_hand",
     "preset_rules",
+    "roundrobin",
+    "sweep",
     "tables_for",
     "to_mask",
 ]

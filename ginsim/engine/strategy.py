@@ -28,6 +28,14 @@ class Strategy:
     name: ClassVar[str] = ""
     description: ClassVar[str] = ""
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass that sets its own ``name`` is known by it in this process (see
+        ``ginsim.engine.registry.define``): ``ginsim.match("patient", "simple")``."""
+        super().__init_subclass__(**kwargs)
+        from ginsim.engine.registry import define  # registry imports this module
+
+        define(cls)
+
     def take_upcard(self, view: PlayerView) -> bool:
         raise NotImplementedError
 

@@ -2,8 +2,11 @@
 
 The library's front door::
 
-    from ginsim import deadwood, best_melds, Rules, play_hand
-    deadwood("7H 8H 9H KS")          # 10
+    from ginsim import deadwood, best_discards, play_hand
+    deadwood("7H 8H 9H KS")                            # 10
+    best_discards("7H 8H 9H 7C 7D 7S 2C 3D KS QS 4C")  # (19, ['QS', 'KS'])
+    r = play_hand(strategies=["simple", "random"], seed=7)
+    r.describe(), r.as_dict()                          # card names, not masks
 
     import ginsim
     run = ginsim.match("simple", "random", hands=2000)   # a Run (ginsim.session)
@@ -18,10 +21,10 @@ from typing import Any
 # ginsim.engine.play (imported first by any of these) decides whether its hot modules load
 # compiled or as sources
 from ginsim.engine.cards import Card, Mask, format_card, format_cards, parse_card, parse_cards, to_mask
-from ginsim.engine.game import GameResult, play_game
+from ginsim.engine.game import GameResult
 from ginsim.engine.layoff import best_layoff
-from ginsim.engine.melds import Melds, MeldTables, best_discards, best_melds, deadwood, tables_for
-from ginsim.engine.play import Hand, HandResult, play_hand
+from ginsim.engine.melds import Melds, MeldTables, best_melds, deadwood, tables_for
+from ginsim.engine.play import Hand, HandResult
 from ginsim.engine.presets import PRESET_NAMES
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules, load_rules, load_rules_file, preset_rules
@@ -35,6 +38,7 @@ from ginsim.errors import (
     RunError,
     StrategySpecError,
 )
+from ginsim.friendly import best_discards, best_discards_mask, play_game, play_hand
 from ginsim.version import __version__
 
 _LAZY = {"match", "roundrobin", "sweep", "open_run", "Run"}
@@ -69,6 +73,7 @@ __all__ = [
     "StrategySpecError",
     "__version__",
     "best_discards",
+    "best_discards_mask",
     "best_layoff",
     "best_melds",
     "deadwood",

@@ -22,7 +22,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from ginsim.engine.strategy import Strategy
+from ginsim.engine.strategy import DEFINED, Strategy
 from ginsim.errors import StrategySpecError
 
 BUILTINS: dict[str, str] = {
@@ -47,26 +47,13 @@ def _entry_points() -> dict[str, str]:
     return {ep.name: ep.value for ep in eps if ep.name not in BUILTINS}
 
 
-_DEFINED: dict[str, type[Strategy]] = {}
-"""Strategies named by a class defined in this process (``Strategy`` subclasses that set
-their own ``name``), registered as each class is created."""
-
-
-def define(cls: type[Strategy]) -> None:
-    """Remember ``cls`` by its own ``name`` (``Strategy.__init_subclass__`` calls this); a
-    later class of the same name replaces an earlier one (a notebook cell run again)."""
-    name = cls.__dict__.get("name")
-    if isinstance(name, str) and name:
-        _DEFINED[name] = cls
-
-
 def _defined() -> dict[str, str]:
     """The process-defined names whose class can be found again by ``module:Class`` (a
     class made inside a function, or a stand-in, cannot) and that no built-in or
     installed plugin already uses: name -> ``module:Class``."""
     taken = {**BUILTINS, **_entry_points()}
     out = {}
-    for name, cls in _DEFINED.items():
+    for name, cls in DEFINED.items():
         module = sys.modules.get(cls.__module__)
         if name in taken or module is None or getattr(module, cls.__qualname__, None) is not cls:
             continue

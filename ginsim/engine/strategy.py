@@ -29,12 +29,13 @@ class Strategy:
     description: ClassVar[str] = ""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """A subclass that sets its own ``name`` is known by it in this process (see
-        ``ginsim.engine.registry.define``): ``ginsim.match("patient", "simple")``."""
+        """A subclass that sets its own ``name`` is known by it in this process
+        (``DEFINED``; ginsim.engine.registry): ``ginsim.match("patient", "simple")``. A
+        later class of the same name replaces an earlier one (a notebook cell run again)."""
         super().__init_subclass__(**kwargs)
-        from ginsim.engine.registry import define  # registry imports this module
-
-        define(cls)
+        own = cls.__dict__.get("name")
+        if isinstance(own, str) and own:
+            DEFINED[own] = cls
 
     def take_upcard(self, view: PlayerView) -> bool:
         raise NotImplementedError
@@ -85,3 +86,7 @@ class Strategy:
 
     def __repr__(self) -> str:
         return self.spec()
+
+
+DEFINED: dict[str, type[Strategy]] = {}
+"""Strategy classes defined in this process that set their own ``name``, by that name."""

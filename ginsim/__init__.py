@@ -41,14 +41,18 @@ from ginsim.errors import (
 from ginsim.friendly import best_discards, best_discards_mask, play_game, play_hand
 from ginsim.version import __version__
 
+from ginsim.engine import viewdoc as _viewdoc  # isort: skip
+
+_viewdoc.attach()  # help(PlayerView) in the compiled build too (mypyc drops docstrings)
+
 _LAZY = {"match", "roundrobin", "sweep", "open_run", "Run"}
 
 
 def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        from ginsim import session
+    if name in _LAZY:  # imported by name: the mypyc build of the engine does not follow it
+        import importlib
 
-        return getattr(session, name)
+        return getattr(importlib.import_module("ginsim.session"), name)
     raise AttributeError(f"module 'ginsim' has no attribute {name!r}")
 
 

@@ -57,3 +57,34 @@ def test_best_discards_names_and_mask():
     assert (dw, sorted(names)) == (19, ["KS", "QS"])
     dw2, mask = ginsim.best_discards_mask(hand)
     assert dw2 == dw and mask == ginsim.to_mask(names)
+
+
+def _public_view_names() -> set[str]:
+    from ginsim.engine.viewdoc import ATTRIBUTES
+
+    view = ginsim.PlayerView(ginsim.Rules(), ginsim.tables_for(None), 0, 0, (0, 0), 0)
+    members = {n for n in dir(view) if not n.startswith("_")}  # slots are listed on an instance
+    assert set(ATTRIBUTES) <= members
+    return members
+
+
+def test_help_on_the_view_lists_every_attribute_and_helper():
+    import pydoc
+
+    text = pydoc.render_doc(ginsim.PlayerView, renderer=pydoc.plaintext)
+    for name in _public_view_names():
+        assert f"  {name} " in text or f"  {name}(" in text, name
+    assert "Among the legal discards" in text  # a helper's docstring, also when compiled
+    assert "How one hand ended" in pydoc.render_doc(ginsim.HandResult, renderer=pydoc.plaintext)
+
+
+def test_the_strategy_reference_documents_every_attribute_and_helper():
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "strategy-api.md").read_text()
+    for name in _public_view_names():
+        assert f"`{name}`" in doc or f"`{name}(" in doc, name
+    for action in ("pass", "take", "draw", "discard", "knock", "big_gin"):
+        assert f'`"{action}"`' in doc
+    for hook in ("observe", "choose_melds", "choose_layoffs", "take_big_gin"):
+        assert f"`{hook}" in doc

@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from ginsim.cli import bench, charts, info, play, rules, runs
+from ginsim.cli import bench, charts, info, play, rules, runs, validate
 from ginsim.cli.options import EXIT_USAGE, set_argv
 from ginsim.engine import _native as native
 from ginsim.errors import GinsimError
@@ -32,7 +32,7 @@ def cli() -> None:
     """
 
 
-for _module in (info, rules, runs, charts, play, bench):
+for _module in (info, rules, runs, charts, play, bench, validate):
     for _command in _module.COMMANDS:
         cli.add_command(_command)
 

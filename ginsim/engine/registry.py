@@ -53,12 +53,16 @@ def _defined() -> dict[str, str]:
     installed plugin already uses: name -> ``module:Class``."""
     taken = {**BUILTINS, **_entry_points()}
     out = {}
-    for name, cls in DEFINED.items():
-        module = sys.modules.get(cls.__module__)
-        if name in taken or module is None or getattr(module, cls.__qualname__, None) is not cls:
+    for name, classes in DEFINED.items():
+        if name in taken:
             continue
-        where = module.__file__ if cls.__module__.startswith(_FILE_MODULE) and module.__file__ else cls.__module__
-        out[name] = f"{where}:{cls.__qualname__}"
+        for cls in reversed(classes):
+            module = sys.modules.get(cls.__module__)
+            if module is None or getattr(module, cls.__qualname__, None) is not cls:
+                continue
+            file = module.__file__ if cls.__module__.startswith(_FILE_MODULE) else None
+            out[name] = f"{file or cls.__module__}:{cls.__qualname__}"
+            break
     return out
 
 

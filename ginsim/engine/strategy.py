@@ -35,7 +35,7 @@ class Strategy:
         super().__init_subclass__(**kwargs)
         own = cls.__dict__.get("name")
         if isinstance(own, str) and own:
-            DEFINED[own] = cls
+            DEFINED.setdefault(own, []).append(cls)
 
     def take_upcard(self, view: PlayerView) -> bool:
         raise NotImplementedError
@@ -88,5 +88,6 @@ class Strategy:
         return self.spec()
 
 
-DEFINED: dict[str, type[Strategy]] = {}
-"""Strategy classes defined in this process that set their own ``name``, by that name."""
+DEFINED: dict[str, list[type[Strategy]]] = {}
+"""Strategy classes defined in this process that set their own ``name``, by that name,
+oldest first (the registry takes the newest that can be found by ``module:Class``)."""

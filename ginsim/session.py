@@ -346,6 +346,16 @@ class Run:
 
         return read_games(chunk_files(self.folder))
 
+    @property
+    def forfeits(self) -> pd.DataFrame:
+        """Each forfeit's record (forfeits/ in the folder): ``row`` of the hand log, the
+        strategy and seat, kind and reason, the decision, the view as text, the traceback."""
+        import pandas as pd
+
+        from ginsim.run.records import read_forfeit_details
+
+        return pd.DataFrame(read_forfeit_details(self.folder))
+
     def report(self, path: bool = False) -> str | Path:
         """report.md's text (its path with ``path=True``)."""
         from ginsim.analysis.figures import REPORT
@@ -417,3 +427,48 @@ def named_hands(parts: list[pd.DataFrame], manifest: Manifest) -> pd.DataFrame:
     if not isinstance(out["outcome"].dtype, pd.CategoricalDtype):
         out["outcome"] = pd.Categorical(out["outcome"], categories=list(OUTCOMES))
     return out
+
+
+# -- picking hands by what happened ------------------------------------------------------
+FIRST_CHOICES = ("forfeit", "undercut", "gin", "big_gin", "draw", "knock")
+"""``ginsim replay --first``: the outcomes a hand may be picked by."""
+
+
+def select_hand(folder: str | Path, first: str | None = None, where: str | None = None) -> int:
+    """The row of the first hand of a run's log with outcome ``first`` and/or matching
+    ``where``, a pandas query over the named hand log (``Run.hands``' columns: e.g.
+    ``"outcome == 'forfeit' and points > 20"``, ``"winner_name == 'simple' and turns >
+    30"``). RunError when nothing matches or the query is not valid."""
+    run = open_run(folder)
+    log = run.hands
+    if log.empty:
+        raise RunError(f"{folder}: the hand log is empty (no finished chunk in hands/)")
+    mask = pd_true(len(log))
+    said = []
+    if first is not None:
+        if first not in FIRST_CHOICES:
+            raise RunError(f"--first: one of {', '.join(FIRST_CHOICES)}, not {first!r}")
+        mask &= (log["outcome"] == first).to_numpy()
+        said.append(f"outcome {first}")
+    if where:
+        try:
+            picked = log.eval(where)
+        except Exception as e:  # noqa: BLE001 - any query mistake is one line
+            columns = ", ".join(log.columns)
+            raise RunError(f"--where {where!r}: {type(e).__name__}: {e} (columns: {columns})") from None
+        import pandas as pd
+
+        if not isinstance(picked, pd.Series) or not pd.api.types.is_bool_dtype(picked.dtype):
+            raise RunError(f"--where {where!r}: not a condition (true or false for each hand)")
+        mask &= picked.to_numpy()
+        said.append(f"where {where}")
+    rows = mask.nonzero()[0]
+    if not len(rows):
+        raise RunError(f"{folder}: no hand with {' and '.join(said)} among its {len(log):,} hands")
+    return int(rows[0])
+
+
+def pd_true(n: int) -> Any:
+    import numpy as np
+
+    return np.ones(n, dtype=bool)

@@ -10,6 +10,7 @@ from ginsim.analysis.format import fmt_points, fmt_rate, num, text_table
 from ginsim.analysis.markdown import report_markdown
 from ginsim.analysis.sprt import describe
 from ginsim.analysis.stats import RATE_FIGURES
+from ginsim.run.records import forfeit_note
 
 
 def write_tables(a: Analysis) -> None:
@@ -78,6 +79,8 @@ def terminal_digest(a: Analysis) -> str:
         keep = [c for c in (cols or []) if c not in ("undercuts_made_rate", "draw_rate", "knock dw", "turns")]
         out.append("")
         out.append(text_table(rows, keep))
+    if note := forfeit_note(a.folder):
+        out.append(f"\n{note}")
     out.append(f"\nwrote {a.folder / 'summary.csv'} and {a.folder / 'report.md'}")
     return "\n".join(out)
 

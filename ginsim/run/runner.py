@@ -27,6 +27,7 @@ from ginsim.errors import GinsimError, RunError
 from ginsim.outside import manifest_fields
 from ginsim.run.plan import RunPlan
 from ginsim.run.records import (
+    FORFEITS_DIR,
     GAMES_DIR,
     HANDS_DIR,
     Manifest,
@@ -116,7 +117,8 @@ def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[Manifest
             raise RunError(
                 f"--out {out} was written by ginsim {manifest.ginsim}, this is {__version__}; use another --out"
             )
-        for stale in [*(out / HANDS_DIR).glob("*.tmp-*"), *(out / GAMES_DIR).glob("*.tmp-*")]:
+        dirs = (HANDS_DIR, GAMES_DIR, FORFEITS_DIR)
+        for stale in [p for d in dirs for p in (out / d).glob("*.tmp-*")]:
             stale.unlink(missing_ok=True)
         manifest.resumed.append(_now())
         manifest.finished = None

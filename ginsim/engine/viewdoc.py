@@ -11,8 +11,8 @@ A compiled method's own ``__doc__`` cannot be written, so in the compiled build
 
 from __future__ import annotations
 
-import ast
 import inspect
+import re
 from pathlib import Path
 
 ATTRIBUTES: dict[str, tuple[str, str]] = {
@@ -60,19 +60,30 @@ def _source(module: object) -> Path:
 
 
 def _source_docs(path: Path, cls_name: str) -> dict[str, str]:
-    """The docstrings of the methods of class ``cls_name`` in the source file ``path``."""
+    """The docstrings of class ``cls_name`` ('' key) and of its public methods, read
+    from the source file ``path`` (a quick scan, not a parse: ``import ginsim`` runs it)."""
     try:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-    except (OSError, SyntaxError):
+        text = path.read_text(encoding="utf-8")
+    except OSError:
         return {}
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef) and node.name == cls_name:
-            out = {"": ast.get_docstring(node) or ""}
-            for item in node.body:
-                if isinstance(item, ast.FunctionDef) and not item.name.startswith("_"):
-                    out[item.name] = ast.get_docstring(item) or ""
-            return out
-    return {}
+    start = re.search(rf"^class {cls_name}\b[^\n]*:\n", text, re.M)
+    if start is None:
+        return {}
+    body = text[start.end() :]
+    end = re.search(r"^\S", body, re.M)  # the next top-level line ends the class
+    body = body[: end.start()] if end else body
+    out = {"": _clean(m.group(1)) if (m := re.match(r'\s+"""(.*?)"""', body, re.S)) else ""}
+    for m in _METHOD.finditer(body):
+        if not m.group(1).startswith("_"):
+            out[m.group(1)] = _clean(m.group(2))
+    return out
+
+
+_METHOD = re.compile(r'^    def (\w+)\((?:(?!^    def ).)*?:\n\s+"""(.*?)"""', re.M | re.S)
+
+
+def _clean(doc: str) -> str:
+    return inspect.cleandoc(doc)
 
 
 def _signature(obj: object, name: str) -> str:

@@ -98,3 +98,41 @@ def test_the_replay_command_shows_the_failing_hand(run_cli, bots):
 def test_bad_spec_is_one_line(run_cli):
     r = run_cli("validate", "simpel")
     assert r.code == 2 and "did you mean 'simple'" in r.err
+
+
+USER_TESTS = '''
+from ginsim.testing import StrategyContract
+
+
+class TestSimple(StrategyContract):
+    spec = "simple"
+    hands = 10
+    variant_hands = 3
+    games = 1
+    repro_hands = 3
+
+
+class TestCheat(StrategyContract):
+    spec = "bots.py:Cheat"
+    hands = 10
+    variant_hands = 3
+    games = 1
+    repro_hands = 3
+'''
+
+
+def test_ginsim_testing_works_in_a_users_pytest(bots):
+    import subprocess
+    import sys
+
+    (bots.parent / "test_mine.py").write_text(USER_TESTS)
+    r = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "test_mine.py"],
+        cwd=bots.parent,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert "TestCheat::test_only_legal_moves" in r.stdout and "cannot discard" in r.stdout
+    failed = {line.split("::")[1] for line in r.stdout.splitlines() if line.startswith("FAILED")}
+    assert failed == {"TestCheat"}, r.stdout[-2000:]

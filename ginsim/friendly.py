@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from ginsim.engine.cards import Card, Mask, format_cards, parse_card, parse_cards, to_mask
-from ginsim.engine.game import GameResult
+from ginsim.engine.game import MAX_HANDS_PER_GAME, GameResult
 from ginsim.engine.game import play_game as _play_game
 from ginsim.engine.melds import best_discards as best_discards_mask
 from ginsim.engine.play import HandResult
@@ -66,6 +66,7 @@ def play_hand(
     scores: tuple[int, int] = (0, 0),
     seeds: tuple[int, int] = (0, 0),
     log: list[Event] | None = None,
+    checked: bool = False,
     *,
     seed: int = 0,
 ) -> HandResult:
@@ -77,7 +78,7 @@ def play_hand(
     cards = _deck(deck, seed)
     if len(cards) != 52 or len(set(cards)) != 52:
         raise CardError(f"a deck is the 52 cards once each, not {len(cards)} cards ({len(set(cards))} different)")
-    return _play_hand(rules or Rules(), strategies_of(strategies), cards, dealer, scores, seeds, log)
+    return _play_hand(rules or Rules(), strategies_of(strategies), cards, dealer, scores, seeds, log, checked)
 
 
 def play_game(
@@ -86,6 +87,8 @@ def play_game(
     deck_for_hand: Callable[[int], Sequence[int]] | None = None,
     first_dealer: int = 0,
     seeds_for_hand: Callable[[int], tuple[int, int]] | None = None,
+    max_hands: int = MAX_HANDS_PER_GAME,
+    checked: bool = False,
     *,
     seed: int = 0,
 ) -> GameResult:
@@ -102,8 +105,9 @@ def play_game(
         d = game_deal_seed(seed, 0, h)
         return strategy_seed(d, 0, 0, 0), strategy_seed(d, 0, 0, 1)
 
+    pair = strategies_of(strategies)
     return _play_game(
-        rules or Rules(), strategies_of(strategies), deck_for_hand or decks, first_dealer, seeds_for_hand or seeds
+        rules or Rules(), pair, deck_for_hand or decks, first_dealer, seeds_for_hand or seeds, max_hands, checked
     )
 
 

@@ -100,7 +100,7 @@ def test_bad_spec_is_one_line(run_cli):
     assert r.code == 2 and "did you mean 'simple'" in r.err
 
 
-USER_TESTS = '''
+USER_TESTS = """
 from ginsim.testing import StrategyContract
 
 
@@ -118,7 +118,7 @@ class TestCheat(StrategyContract):
     variant_hands = 3
     games = 1
     repro_hands = 3
-'''
+"""
 
 
 def test_ginsim_testing_works_in_a_users_pytest(bots):

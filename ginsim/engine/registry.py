@@ -51,7 +51,7 @@ def _defined() -> dict[str, str]:
     """The process-defined names whose class can be found again by ``module:Class`` (a
     class made inside a function, or a stand-in, cannot) and that no built-in or
     installed plugin already uses: name -> ``module:Class``."""
-    taken = {**BUILTINS, **_entry_points()}
+    taken = {**BUILTINS, **_entry_points(), "java": ""}  # java: is the prefix of a Java player's spec
     out = {}
     for name, classes in DEFINED.items():
         if name in taken:

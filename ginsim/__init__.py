@@ -2,17 +2,29 @@
 
 The library's front door::
 
-    from ginsim import deadwood, best_melds, Rules, play_hand
-    deadwood("7H 8H 9H KS")          # 10
+    from ginsim import deadwood, best_discards, play_hand
+    deadwood("7H 8H 9H KS")                            # 10
+    best_discards("7H 8H 9H 7C 7D 7S 2C 3D KS QS 4C")  # (19, ['QS', 'KS'])
+    r = play_hand(strategies=["simple", "random"], seed=7)
+    r.describe(), r.as_dict()                          # card names, not masks
+
+    import ginsim
+    run = ginsim.match("simple", "random", hands=2000)   # a Run (ginsim.session)
+    run.summary, run.hands, run.plot("outcomes")
+
+``match``, ``roundrobin``, ``sweep``, ``open_run`` and ``Run`` load on first use (they
+bring pandas and the runner), so ``import ginsim`` stays light.
 """
+
+from typing import Any
 
 # ginsim.engine.play (imported first by any of these) decides whether its hot modules load
 # compiled or as sources
 from ginsim.engine.cards import Card, Mask, format_card, format_cards, parse_card, parse_cards, to_mask
-from ginsim.engine.game import GameResult, play_game
+from ginsim.engine.game import GameResult
 from ginsim.engine.layoff import best_layoff
-from ginsim.engine.melds import Melds, MeldTables, best_discards, best_melds, deadwood, tables_for
-from ginsim.engine.play import Hand, HandResult, play_hand
+from ginsim.engine.melds import Melds, MeldTables, best_melds, deadwood, tables_for
+from ginsim.engine.play import Hand, HandResult
 from ginsim.engine.presets import PRESET_NAMES
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules, load_rules, load_rules_file, preset_rules
@@ -26,7 +38,23 @@ from ginsim.errors import (
     RunError,
     StrategySpecError,
 )
+from ginsim.friendly import best_discards, best_discards_mask, play_game, play_hand
 from ginsim.version import __version__
+
+from ginsim.engine import viewdoc as _viewdoc  # isort: skip
+
+_viewdoc.attach()  # help(PlayerView) in the compiled build too (mypyc drops docstrings)
+
+_LAZY = {"match", "roundrobin", "sweep", "open_run", "Run"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:  # imported by name: the mypyc build of the engine does not follow it
+        import importlib
+
+        return getattr(importlib.import_module("ginsim.session"), name)
+    raise AttributeError(f"module 'ginsim' has no attribute {name!r}")
+
 
 __all__ = [
     "PRESET_NAMES",
@@ -43,11 +71,13 @@ __all__ = [
     "PlayerView",
     "Rules",
     "RulesError",
+    "Run",
     "RunError",
     "Strategy",
     "StrategySpecError",
     "__version__",
     "best_discards",
+    "best_discards_mask",
     "best_layoff",
     "best_melds",
     "deadwood",
@@ -55,12 +85,16 @@ __all__ = [
     "format_cards",
     "load_rules",
     "load_rules_file",
+    "match",
+    "open_run",
     "parse_card",
     "parse_cards",
     "parse_spec",
     "play_game",
     "play_hand",
     "preset_rules",
+    "roundrobin",
+    "sweep",
     "tables_for",
     "to_mask",
 ]

@@ -46,6 +46,22 @@ class RunSettings:
     decision_limit: float | None = DEFAULT_DECISION_LIMIT  # hard seconds per decision
 
 
+def sprt_settings(s: RunSettings, text: str) -> None:
+    """Set up ``s`` for a match stopped by a sequential test (``--sprt TEXT``): the stop
+    rule, small chunks, and at most 1,000,000 hands unless ``s.hands`` says otherwise."""
+    from ginsim.analysis.sprt import SPRT, SPRT_CHUNK
+
+    s.stop_rule = SPRT.parse(text)
+    if s.chunk is None:
+        s.chunk = SPRT_CHUNK  # small chunks: the test can stop soon after it decides
+    if s.games is not None:
+        raise RunError("--sprt works on duplicate deal pairs: use --hands (the most to play), not --games")
+    if not s.duplicate:
+        raise RunError("--sprt scores duplicate deal pairs: drop --no-duplicate")
+    if s.hands is None:
+        s.hands = 1_000_000
+
+
 def make_plan(kind: str, target: dict[str, Any], s: RunSettings, note: Callable[[str], None] | None = None) -> RunPlan:
     """The plan of a match, round-robin or sweep (``ginsim.run.plan.plan_run``), after the
     checks that need the settings (the backend)."""

@@ -68,7 +68,7 @@ def test_a_slow_plugin_forfeits_on_the_clock(how: str, slow_plugin: str, run_cli
     assert m["clock"] is True and m["rules"]["time_per_hand"] == 0.05
     summary = pd.read_csv(out / "summary.csv")
     slow_row, other = summary.iloc[0], summary.iloc[1]
-    assert (slow_row["strategy"], other["strategy"]) == ("Slow", "simple")
+    assert (slow_row["strategy"], other["strategy"]) == ("slow", "simple")  # labelled by its own name
     assert slow_row["forfeits"] == len(forfeits) and "clock" in slow_row["forfeit_reasons"]
     assert other["forfeits"] == 0
     assert "played with a clock" in (out / "report.md").read_text()

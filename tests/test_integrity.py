@@ -308,7 +308,7 @@ def test_sigkill_of_the_main_process_leaves_no_orphans(tmp_path: Path) -> None:
     workers = _workers(proc)
     os.kill(proc.pid, signal.SIGKILL)  # the main process only, as the OOM killer would
     proc.wait()
-    assert not _gone_within(workers, 10), "worker processes outlived their parent"
+    assert not _gone_within(workers, 30), "worker processes outlived their parent"
     assert lock.holder(out) is None  # the kernel dropped the lock with its holder
 
 
@@ -323,7 +323,7 @@ def test_a_killed_worker_is_a_one_line_resumable_failure(tmp_path: Path) -> None
     lines = err.decode().strip().splitlines()
     assert proc.returncode == 2 and len(lines) == 1 and "a worker process died" in lines[0], err
     assert read_manifest(out).status == "failed"
-    assert not _gone_within(_descendants(proc.pid), 10)
+    assert not _gone_within(_descendants(proc.pid), 30)
 
 
 def test_ctrl_c_exits_130_during_play_and_during_charts(tmp_path: Path, run_cli, monkeypatch) -> None:
@@ -497,7 +497,7 @@ def test_a_forfeit_reason_cannot_break_the_report(tmp_path: Path, run_cli) -> No
     assert r.code == 0, r.err
     report = (out / "report.md").read_text()
     assert "\n# heading" not in report and "<img" not in report
-    rows = [line for line in report.splitlines() if line.startswith("| `Evil`")]
+    rows = [line for line in report.splitlines() if line.startswith("| `evil`")]  # its own name labels it
     header = next(line for line in report.splitlines() if line.startswith("| strategy | opponent |"))
     cells = lambda line: len(line.replace("\\|", "").split("|"))  # noqa: E731
     assert rows and all(cells(row) == cells(header) for row in rows)

@@ -332,7 +332,7 @@ def test_forfeits_are_counted_with_reasons(tmp_path, run_cli):
     )
     assert r.code == 0, r.err
     s = pd.read_csv(out / "summary.csv", keep_default_na=False)
-    crashy = s[s["strategy"] == "Crashy"].iloc[0]
+    crashy = s[s["strategy"] == "crashy"].iloc[0]
     assert crashy["forfeits"] > 0
     assert "discard raised RuntimeError: out of ideas" in crashy["forfeit_reasons"]
     assert s[s["strategy"] == "simple"].iloc[0]["forfeits"] == 0

@@ -10,7 +10,7 @@ from ginsim.analysis.figures import Analysis, matrix
 from ginsim.analysis.format import cell, md_code, md_points, md_rate, md_table, md_text, sweep_base
 from ginsim.analysis.sprt import OUTCOME_NAMES, PAIR_SCORES, as_float
 from ginsim.analysis.stats import RATE_FIGURES
-from ginsim.run.records import PairingRecord
+from ginsim.run.records import PairingRecord, forfeit_note
 
 CHART_CAPTIONS: dict[str, str] = {
     "ratings": "Each strategy's Bradley–Terry rating with its 95% interval: a bar right of zero is stronger "
@@ -96,6 +96,8 @@ def report_markdown(a: Analysis) -> str:
         "for points per hand, the SE over deal pairs with duplicate deals).",
         "",
     ]
+    if note := forfeit_note(a.folder):  # tracebacks of the forfeits (ginsim.run.forfeits)
+        out += [f"**Forfeits.** {note.replace(str(a.folder) + '/', '')}.", ""]
     charts = _charts(a)
     fill = _caption_values(a)
     if m.stopped:

@@ -2,13 +2,16 @@
 
 Every plotting function takes the data it plots and an optional ``ax`` and returns the
 Figure: no pyplot state, so charts can be drawn in any process and composed by callers.
-``draw_all`` picks the charts for the run's kind and writes them to ``DIR/charts/``.
+``chart_makers`` picks the charts for the run's kind; ``draw_all`` writes them to
+``DIR/charts/``.
 """
 
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -424,6 +427,44 @@ def save(fig: Figure, folder: Path, stem: str, svg: bool = False) -> list[Path]:
     return paths
 
 
+def chart_makers(analysis: Analysis) -> dict[str, Callable[[Axes | None], Figure]]:
+    """Every chart a run folder has, by name (the file stem under ``DIR/charts/``): each
+    draws the chart on the given axes (a new figure when None) and returns the figure."""
+    a = analysis
+    m = a.manifest
+    if a.summary.empty:
+        return {}
+    played = describe_run(m, a.complete)
+    makers: dict[str, Callable[[Axes | None], Figure]] = {}
+    if m.kind == "roundrobin":
+        figures = ["points_per_hand", "win_rate"]
+        if "game_win_rate" in a.summary:
+            figures.insert(0, "game_win_rate")
+        for figure in figures:
+            makers[f"heatmap_{figure}"] = partial(_ax_last, heatmap, matrix(a, figure), figure, played)
+        if a.ratings is not None and not a.ratings.empty:
+            makers["ratings"] = partial(_ax_last, ratings_chart, a.ratings, played)
+    if m.kind == "sweep":
+        rows = sweep_rows(a)
+        for figure in SWEEP_FIGURES:
+            if figure in rows and rows[figure].notna().any():
+                makers[f"sweep_{figure}"] = partial(_ax_last, sweep_chart, rows, str(m.param), figure, played)
+    counts = read_log_counts(a.folder, m.pairings)
+    order = strategy_order(m)
+    makers["outcomes"] = partial(_ax_last, outcome_chart, counts.frame("outcomes", order), played)
+    makers["turns"] = partial(_ax_last, turns_chart, counts.frame("turns", [ALL, *order]), played)
+    makers["knock_deadwood"] = partial(_ax_last, knock_deadwood_chart, counts.frame("deadwood", order), played)
+    if a.sprt is not None and m.stopped:
+        makers["sprt"] = partial(_ax_last, sprt_chart, a.sprt, m.stopped, played)
+    return makers
+
+
+def _ax_last(chart: Callable[..., Figure], *args: Any) -> Figure:
+    """``chart(*data, ax=ax)`` where the axes come last in ``args``."""
+    *data, ax = args
+    return chart(*data, ax=ax)
+
+
 def draw_all(analysis: Analysis, svg: bool = False) -> list[Path]:
     """Every chart of a run folder into ``DIR/charts/`` (replacing the old ones, each
     written atomically); returns the files written. Text from strategies (names,
@@ -433,7 +474,6 @@ def draw_all(analysis: Analysis, svg: bool = False) -> list[Path]:
 
 
 def _draw_all(a: Analysis, svg: bool) -> list[Path]:
-    m = a.manifest
     out = a.folder / CHARTS_DIR
     make_dir(out)
 
@@ -442,31 +482,7 @@ def _draw_all(a: Analysis, svg: bool) -> list[Path]:
             if old.stem.startswith(_STEMS):
                 old.unlink()
 
-    if a.summary.empty:
-        clear()
-        return []
-    played = describe_run(m, a.complete)
-    charts: list[tuple[str, Figure]] = []
-    if m.kind == "roundrobin":
-        figures = ["points_per_hand", "win_rate"]
-        if "game_win_rate" in a.summary:
-            figures.insert(0, "game_win_rate")
-        for figure in figures:
-            charts.append((f"heatmap_{figure}", heatmap(matrix(a, figure), figure, played)))
-        if a.ratings is not None and not a.ratings.empty:
-            charts.append(("ratings", ratings_chart(a.ratings, played)))
-    if m.kind == "sweep":
-        rows = sweep_rows(a)
-        for figure in SWEEP_FIGURES:
-            if figure in rows and rows[figure].notna().any():
-                charts.append((f"sweep_{figure}", sweep_chart(rows, str(m.param), figure, played)))
-    counts = read_log_counts(a.folder, m.pairings)
-    order = strategy_order(m)
-    charts.append(("outcomes", outcome_chart(counts.frame("outcomes", order), played)))
-    charts.append(("turns", turns_chart(counts.frame("turns", [ALL, *order]), played)))
-    charts.append(("knock_deadwood", knock_deadwood_chart(counts.frame("deadwood", order), played)))
-    if a.sprt is not None and m.stopped:
-        charts.append(("sprt", sprt_chart(a.sprt, m.stopped, played)))
+    charts = [(stem, make(None)) for stem, make in chart_makers(a).items()]
     clear()
     written: list[Path] = []
     for stem, fig in charts:

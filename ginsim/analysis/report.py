@@ -11,6 +11,7 @@ from ginsim.analysis.markdown import report_markdown
 from ginsim.analysis.sprt import describe
 from ginsim.analysis.stats import RATE_FIGURES
 from ginsim.run.atomic import write_atomic, write_text_atomic
+from ginsim.run.records import forfeit_note
 
 
 def write_tables(a: Analysis) -> None:
@@ -79,6 +80,8 @@ def terminal_digest(a: Analysis) -> str:
         keep = [c for c in (cols or []) if c not in ("undercuts_made_rate", "draw_rate", "knock dw", "turns")]
         out.append("")
         out.append(text_table(rows, keep))
+    if note := forfeit_note(a.folder):
+        out.append(f"\n{note}")
     out.append(f"\nwrote {a.folder / 'summary.csv'} and {a.folder / 'report.md'}")
     return "\n".join(out)
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from ginsim.cli import bench, charts, info, play, rules, runs
+from ginsim.cli import bench, charts, info, play, rules, runs, validate
 from ginsim.cli.options import EXIT_USAGE, set_argv
 from ginsim.engine import _native as native
 from ginsim.errors import GinsimError, Interrupted
@@ -34,7 +34,7 @@ def cli() -> None:
     """
 
 
-for _module in (info, rules, runs, charts, play, bench):
+for _module in (info, rules, runs, charts, play, bench, validate):
     for _command in _module.COMMANDS:
         cli.add_command(_command)
 

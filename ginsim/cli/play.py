@@ -66,7 +66,20 @@ def play(
 @click.command()
 @click.argument("folder", type=click.Path(path_type=Path))
 @click.option(
-    "--hand", "hand", type=int, required=True, metavar="N", help="Row of the run's hand log, from 0, in log order."
+    "--hand", "hand", type=int, default=None, metavar="N", help="Row of the run's hand log, from 0, in log order."
+)
+@click.option(
+    "--first",
+    type=click.Choice(["forfeit", "undercut", "gin", "big_gin", "draw", "knock"]),
+    default=None,
+    help="Instead of --hand: the first hand that ended so.",
+)
+@click.option(
+    "--where",
+    default=None,
+    metavar="CONDITION",
+    help="Instead of --hand: the first hand matching a pandas condition over the hand log's columns, "
+    "e.g. \"outcome == 'forfeit' and points > 20\" or \"winner_name == 'simple' and turns > 30\".",
 )
 @click.option(
     "--seat",
@@ -74,26 +87,60 @@ def play(
     default=None,
     help="Show only what this seat saw: its view at each of its decisions.",
 )
-def replay(folder: Path, hand: int, seat: int | None) -> None:
+def replay(folder: Path, hand: int | None, first: str | None, where: str | None, seat: int | None) -> None:
     """Re-play hand N of a run from its seed and print it move by move.
 
-    N is the row of the hand log (the chunk files in order, 0 first). The replayed result
-    is checked against the log; a mismatch is an error.
+    N is the row of the hand log (the chunk files in order, 0 first); --first and --where
+    pick the first hand by what happened in it. The replayed result is checked against
+    the log; a mismatch is an error. A forfeit's traceback and view are shown after it.
 
     \b
     Examples:
       ginsim replay results/match-20261129-101500 --hand 0
       ginsim replay results/mybot --hand 1234 --seat 1
+      ginsim replay results/mybot --first forfeit
+      ginsim replay results/mybot --where "outcome == 'undercut' and points > 20"
     """
     from ginsim.terminal.replay import RunLog, replay_hand, replay_text, seat_text
     from ginsim.terminal.textview import Style
 
+    if hand is not None and (first or where):
+        raise click.UsageError("give --hand N, or --first / --where, not both")
+    if hand is None:
+        if not first and not where:
+            raise click.UsageError("say which hand: --hand N, --first OUTCOME or --where CONDITION")
+        from ginsim.session import select_hand
+
+        hand = select_hand(folder, first, where)
     run = RunLog(folder)
     result = replay_hand(run, hand, seat)
     style = Style(color())
     lines = replay_text(result, folder, style) if seat is None else seat_text(result, seat, folder, style)
     for line in lines:
         click.echo(line)
+    if result.result.outcome == "forfeit":
+        for line in _forfeit_lines(folder, hand):
+            click.echo(line)
+
+
+def _forfeit_lines(folder: Path, row: int) -> list[str]:
+    """The traced forfeit of hand ``row`` (forfeits/ in the run folder), as text."""
+    from ginsim.run.records import read_forfeit_details
+
+    rec = next((r for r in read_forfeit_details(folder) if r["row"] == row), None)
+    if rec is None:
+        return ["", "(no traceback kept for this forfeit: the run predates forfeits/ or traced no more of its chunk)"]
+    out = ["", f"Forfeit of seat {rec['seat']} ({rec['strategy']}), kept in {folder / rec['file']}:"]
+    out.append(f"  {rec['kind']}: {rec['reason']}")
+    if rec.get("decision"):
+        out.append(f"  decision: {rec['decision']}" + (f", answered {rec['answer']}" if rec.get("answer") else ""))
+    if rec.get("note"):
+        out.append(f"  note: {rec['note']}")
+    if rec.get("traceback"):
+        out += ["", *("  " + line for line in rec["traceback"].rstrip().splitlines())]
+    if rec.get("view"):
+        out += ["", "  its view at that decision:", *("    " + line for line in rec["view"].splitlines())]
+    return out
 
 
 COMMANDS = [play, replay]

@@ -11,9 +11,9 @@ import click
 from ginsim.cli.options import backend_options, invocation, isolate_options, jobs_option, output_options, run_options
 
 
-def _start_run(kind: str, target: dict[str, Any], kw: dict[str, Any]) -> None:
-    """Build the plan from the options, play it, write tables and charts, print the digest."""
-    from ginsim.api import RunSettings, launch
+def _start_run(kind: str, target: dict[str, Any], kw: dict[str, Any], sprt: str | None = None) -> None:
+    """Build the settings from the options, play, write tables and charts, print the digest."""
+    from ginsim.api import RunSettings, launch, sprt_settings
     from ginsim.engine.rules import build_rules
 
     settings = RunSettings(
@@ -31,10 +31,11 @@ def _start_run(kind: str, target: dict[str, Any], kw: dict[str, Any]) -> None:
         plots=kw["plots"],
         svg=kw["svg"],
         command=invocation(),
-        stop_rule=kw.get("stop_rule"),
         isolate=kw["isolate"],
         decision_limit=kw["decision_limit"],
     )
+    if sprt is not None:
+        sprt_settings(settings, sprt)
     launch(kind, target, settings, echo=click.echo)
 
 
@@ -60,23 +61,7 @@ def match(a: str, b: str, sprt: str | None, **kw: Any) -> None:
       ginsim match my_bot.py:MyBot simple --hands 100000 --out results/mybot
       ginsim match threshold:knock_at=5 simple --sprt elo0=0,elo1=10
     """
-    if sprt is not None:
-        from ginsim.analysis.sprt import SPRT, SPRT_CHUNK
-
-        kw["stop_rule"] = SPRT.parse(sprt)
-        if kw["chunk"] is None:
-            kw["chunk"] = SPRT_CHUNK  # small chunks: the test can stop soon after it decides
-        if kw["games"] is not None:
-            from ginsim.errors import RunError
-
-            raise RunError("--sprt works on duplicate deal pairs: use --hands (the most to play), not --games")
-        if not kw["duplicate"]:
-            from ginsim.errors import RunError
-
-            raise RunError("--sprt scores duplicate deal pairs: drop --no-duplicate")
-        if kw["hands"] is None:
-            kw["hands"] = 1_000_000
-    _start_run("match", {"a": a, "b": b}, kw)
+    _start_run("match", {"a": a, "b": b}, kw, sprt)
 
 
 @click.command()

@@ -52,6 +52,40 @@ class HandResult(NamedTuple):
     layoff: Mask = 0  # the cards the defender laid off
     forfeit_kind: str = ""  # raised, illegal, clock
 
+    def cards(self, seat: int) -> list[str]:
+        """The final hand of ``seat`` as card names (``hands`` holds masks)."""
+        return format_cards(self.hands[seat]).split()
+
+    def as_dict(self) -> dict[str, object]:
+        """Every field, with the masks as lists of card names."""
+        d: dict[str, object] = dict(self._asdict())
+        d["hands"] = [self.cards(0), self.cards(1)]
+        d["knocker_melds"] = [format_cards(m).split() for m in self.knocker_melds]
+        d["layoff"] = format_cards(self.layoff).split()
+        return d
+
+    def describe(self) -> str:
+        """One line saying how the hand ended, who won what, and the final hands."""
+        end = _ENDINGS.get(self.outcome, self.outcome)
+        if self.outcome == FORFEIT:
+            text = f"seat {self.forfeit_seat} forfeits ({self.forfeit_kind}: {self.forfeit_reason})"
+        elif self.outcome == DRAWN:
+            text = "drawn: the stock ran out, no score"
+        else:
+            text = f"{end} by seat {self.knocker}, deadwood {self.knocker_deadwood}"
+            text += f"; defender {self.defender_deadwood_before}"
+            if self.layoff_cards:
+                text += f", {self.defender_deadwood_after} after laying off {format_cards(self.layoff)}"
+        if self.winner >= 0:
+            text += f"; seat {self.winner} scores {self.points}"
+        hands = " | ".join(f"seat {s}: {format_cards(self.hands[s])}" for s in (0, 1))
+        return f"{text}; {self.turns} turns, dealer seat {self.dealer}; final hands {hands}"
+
+    def __repr__(self) -> str:
+        return f"HandResult({self.describe()})"
+
+
+_ENDINGS: Final = {KNOCK_WON: "knock", UNDERCUT: "undercut (knock)", GIN: "gin", BIG_GIN: "big gin"}
 
 MAX_TURNS: Final = 500
 """A hand where the stock stops shrinking because both players keep taking each other's

@@ -10,6 +10,7 @@ that names the spec and what is wrong.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import importlib.util
 import inspect
@@ -21,7 +22,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from ginsim.engine.strategy import Strategy
+from ginsim.engine.strategy import DEFINED, Strategy
 from ginsim.errors import StrategySpecError
 
 BUILTINS: dict[str, str] = {
@@ -34,6 +35,7 @@ BUILTINS: dict[str, str] = {
 """Built-in strategies: name -> ``module:Class``."""
 
 ENTRY_POINT_GROUP = "ginsim.strategies"
+_FILE_MODULE = "ginsim_plugin_"  # the module name prefix of a file.py:Class plugin
 
 
 @lru_cache(maxsize=1)
@@ -45,9 +47,35 @@ def _entry_points() -> dict[str, str]:
     return {ep.name: ep.value for ep in eps if ep.name not in BUILTINS}
 
 
+def _defined() -> dict[str, str]:
+    """The process-defined names whose class can be found again by ``module:Class`` (a
+    class made inside a function, or a stand-in, cannot) and that no built-in or
+    installed plugin already uses: name -> ``module:Class``."""
+    taken = {**BUILTINS, **_entry_points(), "java": ""}  # java: is the prefix of a Java player's spec
+    out = {}
+    for name, classes in DEFINED.items():
+        if name in taken:
+            continue
+        for cls in reversed(classes):
+            module = sys.modules.get(cls.__module__)
+            if module is None or getattr(module, cls.__qualname__, None) is not cls:
+                continue
+            file = module.__file__ if cls.__module__.startswith(_FILE_MODULE) else None
+            out[name] = f"{file or cls.__module__}:{cls.__qualname__}"
+            break
+    return out
+
+
 def available() -> dict[str, str]:
-    """Every strategy that has a name: built-ins, then installed plugins."""
-    return {**BUILTINS, **_entry_points()}
+    """Every strategy that has a name: built-ins, installed plugins, then the classes
+    defined in this process that set their own ``name``."""
+    return {**_defined(), **BUILTINS, **_entry_points()}
+
+
+def did_you_mean(word: str, choices: list[str] | tuple[str, ...] | dict[str, Any]) -> str:
+    """`` (did you mean 'x'?)`` when ``word`` is close to one of ``choices``, else ''."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 @dataclass(frozen=True)
@@ -62,8 +90,11 @@ class StrategySpec:
     def label(self) -> str:
         """A short name for tables and charts: ``threshold:knock_at=4``."""
         base = self.target
-        if ":" in base:  # outside code: the class name is enough on a chart
+        if ":" in base:  # outside code: its own ``name``, else the class name
             base = base.rsplit(":", 1)[1]
+            own = _own_name(self.target)
+            if own:
+                base = own
         if not self.params:
             return base
         return base + ":" + ",".join(f"{k}={_fmt(v)}" for k, v in self.params.items())
@@ -83,7 +114,8 @@ class StrategySpec:
         params = dict(self.params)
         for key, value in changes.items():
             if key not in defaults:
-                raise StrategySpecError(f"strategy {self.text!r}: unknown parameter {key!r}")
+                hint = did_you_mean(key, defaults)
+                raise StrategySpecError(f"strategy {self.text!r}: unknown parameter {key!r}{hint}")
             params[key] = convert_value(self.text, key, str(value), defaults[key]) if isinstance(value, str) else value
         text = self.target + ":" + ",".join(f"{k}={_fmt(v)}" for k, v in params.items())
         spec = StrategySpec(text, self.target, params)
@@ -100,6 +132,18 @@ class StrategySpec:
             return cls(**self.params)
         except (TypeError, ValueError) as e:
             raise StrategySpecError(f"strategy {self.text!r}: {e}") from None
+
+
+def _own_name(target: str) -> str:
+    """The ``name`` a loaded outside class sets on itself ('' if none, or not loadable)."""
+    if target.startswith("java:"):
+        return ""
+    try:
+        cls = load_class(target)
+    except StrategySpecError:
+        return ""
+    own = cls.__dict__.get("name")
+    return own if isinstance(own, str) else ""
 
 
 def _fmt(v: Any) -> str:
@@ -127,6 +171,7 @@ def parse_spec(text: str) -> StrategySpec:
     if not raw:
         raise StrategySpecError("empty strategy spec")
     target, param_text = _split(raw)
+    target = _defined().get(target, target)  # a process-defined name is its module:Class
     cls = load_class(target, raw)
     defaults = cls.parameters()
     params: dict[str, Any] = {}
@@ -137,7 +182,8 @@ def parse_spec(text: str) -> StrategySpec:
             raise StrategySpecError(f"strategy {raw!r}: expected key=value, not {item!r}")
         if key not in defaults:
             known = ", ".join(defaults) or "none"
-            raise StrategySpecError(f"strategy {raw!r}: unknown parameter {key!r} (parameters: {known})")
+            hint = did_you_mean(key, defaults)
+            raise StrategySpecError(f"strategy {raw!r}: unknown parameter {key!r} (parameters: {known}){hint}")
         if key in params:
             raise StrategySpecError(f"strategy {raw!r}: parameter {key!r} given twice")
         params[key] = convert_value(raw, key, value.strip(), defaults[key])
@@ -188,8 +234,9 @@ def load_class(target: str, spec: str | None = None) -> type[Strategy]:
         if target.endswith(".py"):
             raise StrategySpecError(f"strategy {where!r}: name the class too, as {target}:ClassName")
         names = ", ".join(registered)
+        hint = did_you_mean(target, registered)
         raise StrategySpecError(
-            f"unknown strategy {target!r} (available: {names}; or package.module:Class, file.py:Class)"
+            f"unknown strategy {target!r} (available: {names}; or package.module:Class, file.py:Class){hint}"
         )
     module_part, _, cls_name = target.rpartition(":")
     if not module_part or not cls_name:
@@ -233,7 +280,7 @@ def _file_class(path_text: str, cls_name: str, where: str) -> type[Strategy]:
     if not path.is_file():
         raise StrategySpecError(f"strategy {where!r}: no file {path_text!r}")
     _cwd_on_path()  # so the file may import its neighbours by package path
-    module_name = "ginsim_plugin_" + "".join(ch if ch.isalnum() else "_" for ch in str(path))
+    module_name = _FILE_MODULE + "".join(ch if ch.isalnum() else "_" for ch in str(path))
     module = sys.modules.get(module_name)
     if module is None:
         spec = importlib.util.spec_from_file_location(module_name, path)

@@ -28,6 +28,15 @@ class Strategy:
     name: ClassVar[str] = ""
     description: ClassVar[str] = ""
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass that sets its own ``name`` is known by it in this process
+        (``DEFINED``; ginsim.engine.registry): ``ginsim.match("patient", "simple")``. A
+        later class of the same name replaces an earlier one (a notebook cell run again)."""
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("name")
+        if isinstance(own, str) and own:
+            DEFINED.setdefault(own, []).append(cls)
+
     def take_upcard(self, view: PlayerView) -> bool:
         raise NotImplementedError
 
@@ -77,3 +86,8 @@ class Strategy:
 
     def __repr__(self) -> str:
         return self.spec()
+
+
+DEFINED: dict[str, list[type[Strategy]]] = {}
+"""Strategy classes defined in this process that set their own ``name``, by that name,
+oldest first (the registry takes the newest that can be found by ``module:Class``)."""

@@ -31,9 +31,10 @@ OVER: Final = "over"
 
 Event = tuple[int, str, "Card | None"]
 """One public event of a hand as a seat saw it: ``(seat, action, card)``. ``action`` is
-pass, take, draw, discard, knock (gin too) or big_gin (``ginsim.engine.vocab.Action``);
-``card`` is None for a card the seat may not see (the opponent's draw from the stock)
-and for big gin."""
+pass, take, draw, discard, knock or big_gin (gin is a knock at deadwood 0;
+``ginsim.engine.vocab.Action``); ``card`` is
+None for a card the seat may not see (the opponent's draw from the stock) and for big
+gin; a knock's card is the knocker's discard. docs/strategy-api.md has the whole list."""
 
 
 def format_event(event: Event) -> str:

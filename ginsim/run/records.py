@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 MANIFEST = "manifest.json"
 HANDS_DIR = "hands"
 GAMES_DIR = "games"  # game mode: the game records of each chunk
+FORFEITS_DIR = "forfeits"  # each forfeit's traceback and view, per chunk (JSON lines)
+FORFEIT_DETAILS = "forfeit_details"  # a chunk's arrays: the forfeits' records (JSON text each)
 
 
 OUTCOME_CODE: dict[str, int] = {name: i for i, name in enumerate(OUTCOMES)}
@@ -237,8 +239,8 @@ def run_in_progress(folder: Path) -> str | None:
 
 
 def remove_chunk(path: Path) -> None:
-    """Delete a chunk's files (hand file, checksum record, game file): it is played again."""
-    for f in (path, integrity.sum_path(path), games_path(path)):
+    """Delete a chunk's files (hand file, checksum record, game and forfeit files): it is played again."""
+    for f in (path, integrity.sum_path(path), games_path(path), forfeits_path(path)):
         try:
             f.unlink(missing_ok=True)
         except OSError as e:
@@ -297,6 +299,7 @@ def write_chunk(path: Path, arrays: dict[str, np.ndarray], run: str) -> None:
 
     table = _hand_table(arrays)
     games = write_game_records(path, arrays)
+    write_forfeit_details(path, arrays)  # the forfeits' tracebacks, before the hand file too
     with atomic_path(path) as tmp:
         pq.write_table(table, tmp, compression="zstd")
         integrity.write_sum(path, run, table.num_rows, tmp, games)
@@ -323,6 +326,58 @@ def write_game_records(hands_path: Path, arrays: dict[str, np.ndarray]) -> Path 
     with atomic_path(path) as tmp:
         pq.write_table(table, tmp, compression="zstd")
     return path
+
+
+def forfeits_path(hands_path: Path) -> Path:
+    """The forfeit file of the chunk whose hand file is ``hands_path``."""
+    return hands_path.parent.parent / FORFEITS_DIR / (hands_path.name.removesuffix(".parquet") + ".jsonl")
+
+
+def write_forfeit_details(hands_path: Path, arrays: dict[str, np.ndarray]) -> None:
+    """Write a chunk's forfeit records, if it has any, as JSON lines, atomically. Each
+    record (ginsim.run.forfeits) names the strategy, the hand (``chunk_row``: its row in
+    the chunk), the decision, the view at the time and the traceback."""
+    details = arrays.get(FORFEIT_DETAILS)
+    if details is None or not len(details):
+        return
+    path = forfeits_path(hands_path)
+    path.parent.mkdir(exist_ok=True)
+    with atomic_path(path) as tmp:
+        tmp.write_text("".join(str(line) + "\n" for line in details), encoding="utf-8")
+
+
+def forfeit_note(folder: Path) -> str:
+    """One line pointing to the forfeits' tracebacks ('' when the run has none)."""
+    d = folder / FORFEITS_DIR
+    files = sorted(d.glob("*.jsonl")) if d.is_dir() else []
+    if not files:
+        return ""
+    n = sum(1 for f in files for line in f.read_text(encoding="utf-8").splitlines() if line.strip())
+    return (
+        f"{n} forfeit{'s' if n != 1 else ''}: each one's traceback and view are in {d}/ "
+        f"(ginsim replay {folder} --first forfeit)"
+    )
+
+
+def read_forfeit_details(folder: Path) -> list[dict[str, Any]]:
+    """Every forfeit record of a run folder's finished chunks, in hand-log order, each with
+    ``row``: its row of the whole hand log (chunk files in order, as ``ginsim replay``
+    counts). Chunks without forfeits have no file."""
+    import pyarrow.parquet as pq
+
+    out: list[dict[str, Any]] = []
+    first = 0
+    for f in chunk_files(folder):
+        g = forfeits_path(f)
+        if g.is_file():
+            for line in g.read_text(encoding="utf-8").splitlines():
+                if line.strip():
+                    rec = json.loads(line)
+                    rec["row"] = first + int(rec.get("chunk_row", 0))
+                    rec["file"] = str(g.relative_to(folder))
+                    out.append(rec)
+        first += pq.ParquetFile(f).metadata.num_rows
+    return out
 
 
 def read_games(hand_files: list[Path]) -> pd.DataFrame:

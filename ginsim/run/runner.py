@@ -34,6 +34,7 @@ from ginsim.run.integrity import SUMS_DIR, parse_chunk_name, run_key
 from ginsim.run.interrupt import sigterm_as_interrupt
 from ginsim.run.plan import RunPlan
 from ginsim.run.records import (
+    FORFEITS_DIR,
     GAMES_DIR,
     HANDS_DIR,
     MANIFEST,
@@ -158,7 +159,7 @@ def _check_same_run(plan: RunPlan, out: Path, manifest: Manifest, identity: dict
 
 def _remove_stale_temporaries(out: Path) -> None:
     """Temporary files of writes a killed run left (we hold the lock: none is live)."""
-    for d in (out, out / HANDS_DIR, out / GAMES_DIR, out / SUMS_DIR, out / "charts"):
+    for d in (out, out / HANDS_DIR, out / GAMES_DIR, out / SUMS_DIR, out / FORFEITS_DIR, out / "charts"):
         for stale in d.glob(f"*{TMP_MARK}*"):
             try:
                 stale.unlink(missing_ok=True)

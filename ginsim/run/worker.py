@@ -11,19 +11,22 @@ cannot change a result.
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from ginsim.engine.game import play_game
+from ginsim.engine.game import GameResult, play_game
 from ginsim.engine.guard import DEFAULT_DECISION_LIMIT, check_user_stop, guarded
-from ginsim.engine.play import HandResult, play_hand
+from ginsim.engine.play import FORFEIT, HandResult, play_hand
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
+from ginsim.run.forfeits import MAX_PER_CHUNK, forfeit_record, traced_replay
 from ginsim.run.isolate import isolated_factories
-from ginsim.run.records import COLUMNS, GAME_COLUMNS, GAME_PREFIX, OUTCOME_CODE, RESULT_COLUMNS
+from ginsim.run.records import COLUMNS, FORFEIT_DETAILS, GAME_COLUMNS, GAME_PREFIX, OUTCOME_CODE, RESULT_COLUMNS
 from ginsim.run.seeding import (
     check_decks,
     deal_seeds,
@@ -63,6 +66,7 @@ class _Columns:
     def __init__(self) -> None:
         self.rows: list[tuple[Any, ...]] = []
         self.games: list[tuple[Any, ...]] = []  # game mode: one row per game (GAME_COLUMNS)
+        self.forfeits: list[str] = []  # each forfeit's record (ginsim.run.forfeits), JSON text
 
     def add(
         self,
@@ -95,6 +99,8 @@ class _Columns:
             reasons = tuple(r.forfeit_reason for r in results)
         out = {name: np.asarray(values[name], dtype=dtype) for name, dtype in COLUMNS.items()}
         out["forfeit_reason"] = np.asarray(reasons, dtype=object).reshape(n)
+        if self.forfeits:
+            out[FORFEIT_DETAILS] = np.asarray(self.forfeits, dtype=object)
         if self.games:
             columns = list(zip(*self.games, strict=True))
             for (name, dtype), values in zip(GAME_COLUMNS.items(), columns, strict=True):
@@ -153,8 +159,13 @@ def _play_chunk(task: ChunkTask, factories: tuple[Any, Any] | None = None) -> di
             dealer = first_dealer(unit)
             for copy, s0, s1 in per_copy:
                 strategies, seat_a = seats_for(copy, cls_a(**pa), cls_b(**pb))
-                r = play_hand(rules, strategies, deck, dealer, (0, 0), (s0[offset], s1[offset]), checked=True)
+                seat_seeds = (s0[offset], s1[offset])
+                r = play_hand(rules, strategies, deck, dealer, (0, 0), seat_seeds, checked=True)
                 cols.add(task.pairing, unit, copy, 0, seat_a, r, (0, 0), False, -1)
+                if r.outcome == FORFEIT:
+                    fresh, _ = seats_for(copy, cls_a(**pa), cls_b(**pb))
+                    again = partial(_hand_again, rules, deck, dealer, seat_seeds)
+                    _note_forfeit(cols, task, r, unit, copy, 0, seat_a, fresh, again)
                 check_user_stop()
     else:
         for unit in range(task.start, task.stop):
@@ -194,8 +205,45 @@ def _play_game_unit(
         for h, r in enumerate(game.hands):
             before = game.running[h]  # running scores before the hand (boxes counted at once included, R31)
             cols.add(task.pairing, unit, copy, h, seat_a, r, before, h == last, game.winner if h == last else -1)
+        if game.hands and game.hands[-1].outcome == FORFEIT:
+
+            def again(pair: tuple[Strategy, Strategy], hand_seeds: Any = hand_seeds) -> HandResult:
+                replayed: GameResult = play_game(task.rules, pair, deck, first_dealer(unit), hand_seeds, checked=True)
+                return replayed.hands[-1]
+
+            fresh, _ = seats_for(copy, cls_a(**task.spec_a.params), cls_b(**task.spec_b.params))
+            _note_forfeit(cols, task, game.hands[-1], unit, copy, last, seat_a, fresh, again)
         f = game.final
         assert f is not None
         forfeit = bool(game.hands) and game.hands[-1].outcome == "forfeit"
         row = (task.pairing, unit, copy, seat_a, len(game.hands), game.winner, forfeit)
         cols.games.append((*row, *f.points, *f.boxes, *f.totals, f.shutout))
+
+
+def _hand_again(
+    rules: Rules, deck: list[int], dealer: int, seeds: tuple[int, int], pair: tuple[Strategy, Strategy]
+) -> HandResult:
+    return play_hand(rules, pair, deck, dealer, (0, 0), seeds, checked=True)
+
+
+def _note_forfeit(
+    cols: _Columns,
+    task: ChunkTask,
+    r: HandResult,
+    unit: int,
+    copy: int,
+    game_hand: int,
+    seat_a: int,
+    fresh: tuple[Strategy, Strategy],
+    again: Callable[[tuple[Strategy, Strategy]], HandResult],
+) -> None:
+    """Trace the forfeit of the last row added to ``cols`` by playing it again with
+    ``again`` and the ``fresh`` strategies, seated (ginsim.run.forfeits)."""
+    where = {"pairing": task.pairing, "deal": unit, "copy": copy, "game_hand": game_hand}
+    where["chunk_row"] = len(cols.rows) - 1
+    specs = (task.spec_a.text, task.spec_b.text) if seat_a == 0 else (task.spec_b.text, task.spec_a.text)
+    if len(cols.forfeits) >= MAX_PER_CHUNK:
+        cols.forfeits.append(forfeit_record(r, None, None, where, specs))
+        return
+    replayed, seats = traced_replay(fresh, again)
+    cols.forfeits.append(forfeit_record(r, replayed, seats, where, specs))

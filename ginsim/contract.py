@@ -1,0 +1,226 @@
+"""The strategy contract without pytest: the guard that watches every call, and the checks
+``ginsim validate`` runs and ``ginsim.testing.StrategyContract`` builds on.
+
+A strategy honours the contract when it makes legal moves only (no forfeit), never
+changes the view it is given, and plays the same hands the same way under the same
+seeds (randomness only from ``view.rng``). The hands of ``check_strategy`` are dealt and
+seeded as ``ginsim match SPEC OPPONENT --seed SEED`` deals and seeds them (duplicate
+deals: row ``2 * deal + copy`` of that run's hand log, copy 1 with the seats swapped), so
+a failing hand can be watched with ``ginsim replay``.
+"""
+
+from __future__ import annotations
+
+import shlex
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ginsim.engine.cards import Card, Mask
+from ginsim.engine.play import FORFEIT, HandResult, play_hand
+from ginsim.engine.registry import StrategySpec, parse_spec
+from ginsim.engine.rules import Rules
+from ginsim.engine.strategy import Strategy
+from ginsim.engine.view import Event, PlayerView
+from ginsim.run.seeding import deal_seed, deck_for, strategy_seed, text_key
+
+DECISIONS = ("take_upcard", "discard", "knock")
+HOOKS = ("observe", "choose_melds", "choose_layoffs", "take_big_gin")
+
+
+@dataclass
+class Record:
+    """What the guards saw over a contract run."""
+
+    hands: int = 0
+    decisions: int = 0
+    seconds: list[float] = field(default_factory=list)
+    slowest: tuple[float, str] = (0.0, "")
+    mutations: list[str] = field(default_factory=list)
+    forfeits: list[str] = field(default_factory=list)
+    where: str = ""  # the hand being played, for the messages
+
+    def add_result(self, res: HandResult, label: str) -> None:
+        self.hands += 1
+        if res.outcome == FORFEIT:
+            self.forfeits.append(f"{label}: seat {res.forfeit_seat} {res.forfeit_kind}: {res.forfeit_reason}")
+
+
+class Guard(Strategy):
+    """Plays like ``inner``, but compares the view before and after every call and times
+    each decision. Optional hooks reach ``inner`` only when it overrides them, so the
+    engine's behaviour is unchanged."""
+
+    name = ""  # a stand-in: no name of its own
+
+    def __init__(self, inner: Strategy, record: Record) -> None:
+        self.inner = inner
+        self.record = record
+        cls = type(inner)
+        self._hooks = {h for h in HOOKS if getattr(cls, h) is not getattr(Strategy, h)}
+
+    def _call(self, method: str, view: PlayerView, *args: Any, default: Any = None, decision: bool = True) -> Any:
+        if not decision and method not in self._hooks:
+            return default
+        before = view.snapshot()
+        hist_id = id(view.history)
+        t0 = time.perf_counter()
+        out = getattr(self.inner, method)(view, *args)
+        dt = time.perf_counter() - t0
+        after = view.snapshot()
+        rec = self.record
+        if before != after or id(view.history) != hist_id:
+            changed = sorted(k for k in before if before[k] != after[k]) or ["history (replaced)"]
+            where = f"{rec.where}: " if rec.where else ""
+            rec.mutations.append(f"{where}{self.inner.spec()}.{method} changed the view: {', '.join(changed)}")
+        if decision:
+            rec.decisions += 1
+            rec.seconds.append(dt)
+            if dt > rec.slowest[0]:
+                rec.slowest = (dt, f"{method} on turn {view.turn}")
+        return out
+
+    def take_upcard(self, view: PlayerView) -> bool:
+        return self._call("take_upcard", view)  # type: ignore[no-any-return]
+
+    def discard(self, view: PlayerView) -> Card:
+        return self._call("discard", view)  # type: ignore[no-any-return]
+
+    def knock(self, view: PlayerView) -> bool:
+        return self._call("knock", view)  # type: ignore[no-any-return]
+
+    def observe(self, view: PlayerView, event: Event) -> None:
+        self._call("observe", view, event, decision=False)
+
+    def choose_melds(self, view: PlayerView) -> list[Mask] | None:
+        return self._call("choose_melds", view, decision=False)  # type: ignore[no-any-return]
+
+    def choose_layoffs(self, view: PlayerView) -> Mask | None:
+        return self._call("choose_layoffs", view, decision=False)  # type: ignore[no-any-return]
+
+    def take_big_gin(self, view: PlayerView) -> bool:
+        return self._call("take_big_gin", view, default=True, decision=False)  # type: ignore[no-any-return]
+
+
+# -- the checks of ``ginsim validate`` --------------------------------------------------
+@dataclass(frozen=True)
+class Deal:
+    """One contract hand, as ``ginsim match SPEC OPPONENT --seed SEED`` plays it."""
+
+    opponent: str
+    deal: int
+    copy: int  # 0: the strategy in seat 0; 1: seats swapped
+
+    @property
+    def seat(self) -> int:
+        return self.copy
+
+    @property
+    def row(self) -> int:
+        """Its row in the hand log of that match (duplicate deals, one pairing)."""
+        return 2 * self.deal + self.copy
+
+
+@dataclass
+class Verdict:
+    """One check's outcome: passed, or the first failing hand and what went wrong."""
+
+    check: str
+    passed: bool
+    detail: str = ""
+    deal: Deal | None = None
+
+
+@dataclass
+class Report:
+    """Every check of one strategy; ``replay(deal)`` is the command that shows a hand."""
+
+    spec: str
+    seed: int
+    hands: int  # deals per opponent (each played twice, seats swapped)
+    verdicts: list[Verdict] = field(default_factory=list)
+    rules_args: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return all(v.passed for v in self.verdicts)
+
+    def replay(self, d: Deal) -> str:
+        out = f"validate-{d.opponent.split(':')[0]}"
+        match = ["ginsim", "match", self.spec, d.opponent, "--hands", str(2 * (d.deal + 1))]
+        match += ["--seed", str(self.seed), "--jobs", "1", "--no-plots", "-q", *self.rules_args, "--out", out]
+        replay = ["ginsim", "replay", out, "--hand", str(d.row), "--seat", str(d.seat)]
+        return f"{shlex.join(match)} && {shlex.join(replay)}"
+
+
+class _Hands:
+    """Plays the contract hands of one spec against one opponent, seeded as a match."""
+
+    def __init__(self, spec: StrategySpec, opponent: StrategySpec, rules: Rules, seed: int) -> None:
+        self.spec, self.opponent, self.rules, self.seed = spec, opponent, rules, seed
+        self.key = text_key("pairing", spec.canonical, opponent.canonical)
+
+    def play(
+        self, d: Deal, wrap: Callable[[Strategy], Strategy] = lambda s: s, log: list[Event] | None = None
+    ) -> HandResult:
+        ds = deal_seed(self.seed, d.deal)
+        me, opp = wrap(self.spec.build()), self.opponent.build()
+        pair = (me, opp) if d.copy == 0 else (opp, me)
+        seeds = (strategy_seed(ds, self.key, d.copy, 0), strategy_seed(ds, self.key, d.copy, 1))
+        return play_hand(self.rules, pair, deck_for(ds), d.deal % 2, (0, 0), seeds, log)
+
+
+def check_strategy(
+    spec_text: str,
+    hands: int = 100,
+    seed: int = 0,
+    rules: Rules | None = None,
+    opponents: tuple[str, ...] = ("random", "simple"),
+    repro_hands: int = 20,
+    rules_args: list[str] | None = None,
+) -> Report:
+    """Play ``hands`` deals against each opponent (each twice, the seats swapped) through
+    a guard and check: legal moves only, the view never changed, and the first
+    ``repro_hands`` deals played again give the same moves. A bad spec raises
+    StrategySpecError (one line)."""
+    spec = parse_spec(spec_text)
+    rules = rules or Rules()
+    report = Report(spec.text, seed, hands, rules_args=list(rules_args or []))
+    illegal: Verdict | None = None
+    mutated: Verdict | None = None
+    unrepro: Verdict | None = None
+    rec = Record()
+    total = 0
+    for name in opponents:
+        player = _Hands(spec, parse_spec(name), rules, seed)
+        for i in range(hands):
+            for copy in (0, 1):
+                d = Deal(name, i, copy)
+                rec.where = f"vs {name}, deal {i}, seat {copy}"
+                seen = len(rec.mutations)
+                res = player.play(d, lambda s: Guard(s, rec))
+                total += 1
+                if res.outcome == FORFEIT and res.forfeit_seat == copy and illegal is None:
+                    why = f"{res.forfeit_kind}: {res.forfeit_reason}"
+                    illegal = Verdict("legal moves only", False, f"{rec.where}: forfeited ({why})", d)
+                if len(rec.mutations) > seen and mutated is None:
+                    mutated = Verdict("never changes its view", False, rec.mutations[seen], d)
+        for i in range(min(repro_hands, hands)):
+            for copy in (0, 1):
+                d = Deal(name, i, copy)
+                logs: list[list[Event]] = [[], []]
+                results = [player.play(d, log=logs[k]) for k in (0, 1)]
+                if unrepro is None and (logs[0] != logs[1] or results[0] != results[1]):
+                    step = next((j for j, (a, b) in enumerate(zip(*logs, strict=False)) if a != b), None)
+                    at = f" from move {step}" if step is not None else ""
+                    detail = f"vs {name}, deal {i}, seat {copy}: the same hand played twice differs{at}"
+                    unrepro = Verdict("reproducible under a seed", False, detail, d)
+    played = f"{total} hands against {', '.join(opponents)}, both seats"
+    report.verdicts = [
+        illegal or Verdict("legal moves only", True, f"no forfeit in {played}"),
+        mutated or Verdict("never changes its view", True, f"{rec.decisions} decisions, view unchanged"),
+        unrepro
+        or Verdict("reproducible under a seed", True, f"{2 * min(repro_hands, hands)} hands per opponent replayed"),
+    ]
+    return report

@@ -1,0 +1,474 @@
+"""Runs from Python: ``ginsim.match``, ``ginsim.roundrobin``, ``ginsim.sweep`` and
+``ginsim.open_run``, each giving a ``Run`` with the tables as pandas frames.
+
+Built on ginsim.api (the same ``launch`` the ``ginsim match/roundrobin/sweep`` commands
+call), so a run from Python and the command with the same arguments write the same
+folder. Strategies may be given as names or spec text, as ``Strategy`` subclasses or as
+instances: a class stands for ``module:Class`` (its own ``name``, if it sets one, labels
+it), an instance for its class built with the parameters it reports
+(``Strategy.params()``: the constructor's keyword parameters read back from attributes
+of the same name; other state is not carried, as every hand gets a fresh instance). A
+class defined in ``__main__`` (a notebook or a script) cannot be imported by worker
+processes, so such runs play in this process (``jobs=1``); asking for more jobs is an
+error. A run without ``out`` goes to a temporary folder the ``Run`` owns and deletes on
+``close()``, at the end of a ``with`` block, or when it is garbage collected;
+``Run.save(path)`` keeps a copy.
+"""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import tempfile
+import weakref
+from collections.abc import Callable, Iterable, Sequence
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ginsim.api import RunSettings, launch
+from ginsim.engine.registry import StrategySpec, parse_spec
+from ginsim.engine.rules import Rules, load_rules
+from ginsim.engine.strategy import Strategy
+from ginsim.errors import RulesError, RunError
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+    from ginsim.analysis.figures import Analysis
+    from ginsim.run.records import Manifest
+
+StrategyLike = str | type[Strategy] | Strategy
+"""What the run functions take as a strategy: spec text, a class or an instance."""
+RulesLike = Rules | str | Path | dict[str, Any] | None
+"""A ``Rules``, a preset name, a TOML file's path, a dict of rule values (on the default
+rules) or None (the default rules)."""
+
+_MAIN = "__main__"
+
+
+# -- arguments -------------------------------------------------------------------------
+def spec_text(strategy: StrategyLike) -> str:
+    """The spec text a strategy argument stands for (see the module docstring)."""
+    if isinstance(strategy, str):
+        return strategy
+    if isinstance(strategy, type) and issubclass(strategy, Strategy):
+        return _class_target(strategy)
+    if isinstance(strategy, Strategy):
+        cls = type(strategy)
+        defaults = cls.parameters()
+        changed = {k: v for k, v in strategy.params().items() if k in defaults and v != defaults[k]}
+        base = _class_target(cls)
+        if not changed:
+            return base
+        return base + ":" + ",".join(f"{k}={_value(v)}" for k, v in changed.items())
+    raise RunError(f"a strategy is a name, a spec, a Strategy subclass or instance, not {strategy!r:.60}")
+
+
+def _value(v: Any) -> str:
+    return ("true" if v else "false") if isinstance(v, bool) else str(v)
+
+
+def _class_target(cls: type[Strategy]) -> str:
+    """A class as spec text: its built-in or plugin name when that is what the name
+    loads, else ``module:Class`` (``path/file.py:Class`` for a class loaded from a file)."""
+    from ginsim.engine.registry import BUILTINS, _entry_points, load_class
+
+    own = cls.__dict__.get("name")
+    if isinstance(own, str) and (own in BUILTINS or own in _entry_points()):
+        try:
+            if load_class(own) is cls:
+                return own
+        except Exception:  # noqa: BLE001 - then the module path below names it
+            pass
+    if "<locals>" in cls.__qualname__:
+        raise RunError(f"strategy class {cls.__qualname__}: defined inside a function, it cannot be found by name")
+    module = cls.__module__
+    if module.startswith("ginsim_plugin_"):  # loaded from a file by a file.py:Class spec
+        import sys
+
+        file = getattr(sys.modules.get(module), "__file__", None)
+        if file:
+            return f"{file}:{cls.__qualname__}"
+    return f"{module}:{cls.__qualname__}"
+
+
+def build_rules_arg(rules: RulesLike) -> Rules:
+    """``rules`` as a ``Rules`` (see ``RulesLike``)."""
+    if rules is None:
+        return Rules()
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, dict):
+        return Rules().with_values(dict(rules), "rules")
+    if isinstance(rules, str | Path):
+        return load_rules(rules)
+    raise RulesError(f"rules: expected a Rules, a preset name, a TOML path or a dict, not {rules!r:.60}")
+
+
+def _in_main(specs: Iterable[StrategySpec]) -> list[str]:
+    return [s.text for s in specs if s.target.split(":", 1)[0] == _MAIN]
+
+
+# -- the run functions -----------------------------------------------------------------
+def match(
+    a: StrategyLike,
+    b: StrategyLike,
+    *,
+    hands: int | None = None,
+    games: int | None = None,
+    seed: int = 0,
+    rules: RulesLike = None,
+    duplicate: bool = True,
+    jobs: int | None = None,
+    out: str | Path | None = None,
+    sprt: str | None = None,
+    **options: Any,
+) -> Run:
+    """Play ``a`` against ``b`` (``ginsim match A B``); 10,000 hands unless ``hands`` or
+    ``games`` says otherwise. ``sprt="elo0=0,elo1=5"`` stops once the sequential test
+    decides (``hands`` is then the most to play). Further ``options``: ``chunk``,
+    ``backend``, ``scheduler``, ``quiet`` (default True), ``plots`` (write the chart
+    files; default False: ``Run.plot`` draws on demand), ``svg``."""
+    target = {"a": spec_text(a), "b": spec_text(b)}
+    kw = dict(hands=hands, games=games, seed=seed, rules=rules, duplicate=duplicate, jobs=jobs, out=out)
+    return _start("match", target, sprt=sprt, **kw, **options)
+
+
+def roundrobin(strategies: Sequence[StrategyLike], **kw: Any) -> Run:
+    """Play every pair of ``strategies`` and rate them (``ginsim roundrobin``); keyword
+    arguments as for ``match``."""
+    return _start("roundrobin", {"strategies": [spec_text(s) for s in strategies]}, **kw)
+
+
+def sweep(
+    strategy: StrategyLike,
+    param: str,
+    values: str | Iterable[Any] | range | None = None,
+    *,
+    vs: Sequence[StrategyLike] | StrategyLike,
+    **kw: Any,
+) -> Run:
+    """Sweep one parameter of ``strategy`` against the opponents ``vs`` (``ginsim
+    sweep``). ``param`` is ``"knock_at=0:10:2"`` (as ``--param``) with ``values`` None,
+    or a parameter's name with ``values`` a list, a ``range`` or range text ``"0:10"``."""
+    if values is None:
+        text = param
+    elif isinstance(values, str):
+        text = f"{param}={values}"
+    else:
+        items = list(values)
+        if not items:
+            raise RunError(f"sweep {param}: no values to sweep")
+        text = f"{param}=" + ",".join(_value(v) for v in items)
+    versus = [vs] if isinstance(vs, str | Strategy | type) else list(vs)
+    target = {"strategy": spec_text(strategy), "param": text, "versus": [spec_text(v) for v in versus]}
+    return _start("sweep", target, **kw)
+
+
+def _command(kind: str, target: dict[str, Any], s: RunSettings, sprt: str | None) -> str:
+    """The command line that plays the same run, for the manifest."""
+    if kind == "match":
+        args = ["match", target["a"], target["b"]]
+    elif kind == "roundrobin":
+        args = ["roundrobin", *target["strategies"]]
+    else:
+        args = ["sweep", target["strategy"], "--param", target["param"]]
+        for v in target["versus"]:
+            args += ["--vs", v]
+    args += ["--hands", str(s.hands)] if s.hands is not None else []
+    args += ["--games", str(s.games)] if s.games is not None else []
+    args += ["--seed", str(s.seed)] + ([] if s.duplicate else ["--no-duplicate"])
+    args += ["--sprt", sprt] if sprt else []
+    return "ginsim " + shlex.join(args) + "  # from Python (ginsim.session)"
+
+
+def _start(
+    kind: str,
+    target: dict[str, Any],
+    *,
+    hands: int | None = None,
+    games: int | None = None,
+    seed: int = 0,
+    rules: RulesLike = None,
+    duplicate: bool = True,
+    jobs: int | None = None,
+    out: str | Path | None = None,
+    chunk: int | None = None,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    quiet: bool = True,
+    plots: bool = False,
+    svg: bool = False,
+    sprt: str | None = None,
+    echo: Callable[[str], None] = print,
+) -> Run:
+    from ginsim.api import sprt_settings
+
+    settings = RunSettings(
+        rules=build_rules_arg(rules),
+        seed=seed,
+        hands=hands,
+        games=games,
+        duplicate=duplicate,
+        chunk=chunk,
+        out=Path(out) if out is not None else None,
+        jobs=jobs,
+        backend=backend,
+        scheduler=scheduler,
+        quiet=quiet,
+        plots=plots,
+        svg=svg,
+    )
+    if sprt is not None:
+        if kind != "match":
+            raise RunError("sprt: only a match runs a sequential test")
+        sprt_settings(settings, sprt)
+    settings.command = _command(kind, target, settings, sprt)
+    specs = [parse_spec(t) for t in _texts(kind, target)]
+    local = _in_main(specs)
+    if local:
+        if settings.jobs not in (None, 1) or settings.backend != "loky":
+            raise RunError(
+                f"strategy {local[0]!r} is defined in __main__ (a notebook or script), which worker "
+                "processes cannot import: use jobs=1, or move the class into a module"
+            )
+        settings.jobs = 1
+    tmp = None
+    if settings.out is None:
+        tmp = tempfile.mkdtemp(prefix=f"ginsim-{kind}-")
+        settings.out = Path(tmp) / "run"
+    try:
+        folder = launch(kind, target, settings, echo=echo)
+    except BaseException:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return Run(folder, _owned=Path(tmp) if tmp is not None else None)
+
+
+def _texts(kind: str, target: dict[str, Any]) -> list[str]:
+    if kind == "match":
+        return [target["a"], target["b"]]
+    if kind == "roundrobin":
+        return list(target["strategies"])
+    return [target["strategy"], *target["versus"]]
+
+
+def open_run(folder: str | Path) -> Run:
+    """A finished (or partly finished) run folder as a ``Run``; the folder is not owned
+    (never deleted)."""
+    from ginsim.run.records import read_manifest
+
+    path = Path(folder)
+    read_manifest(path)  # one clear line if it is not a run folder
+    return Run(path)
+
+
+# -- the run ---------------------------------------------------------------------------
+class Run:
+    """A run folder and what the statistics make of it. ``summary``, ``ratings`` and
+    ``hands`` are pandas frames; ``manifest`` is the typed manifest; ``plot(name, ax)``
+    draws one chart (``charts`` lists them); ``report()`` is report.md's text."""
+
+    def __init__(self, folder: Path, _owned: Path | None = None) -> None:
+        self.folder = Path(folder)
+        self._owned = _owned
+        self._cleanup = weakref.finalize(self, shutil.rmtree, str(_owned), True) if _owned is not None else None
+
+    def __repr__(self) -> str:
+        m = self.manifest
+        names = ", ".join(m.labels)
+        size = f"{m.hands} hands" if m.hands is not None else f"{m.games} games"
+        return f"<Run {m.kind} of {names}: {size} per pairing, seed {m.seed}, in {self.folder}>"
+
+    # -- life --------------------------------------------------------------------------
+    @property
+    def temporary(self) -> bool:
+        """Whether the folder is a temporary one this ``Run`` deletes when closed."""
+        return self._owned is not None
+
+    def close(self) -> None:
+        """Delete the folder if this ``Run`` owns it (a run made without ``out``)."""
+        if self._cleanup is not None:
+            self._cleanup()
+
+    def __enter__(self) -> Run:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def save(self, path: str | Path) -> Run:
+        """Copy the run folder to ``path`` (which must not exist); the copy as a ``Run``."""
+        dest = Path(path)
+        if dest.exists():
+            raise RunError(f"save: {dest} already exists")
+        shutil.copytree(self.folder, dest)
+        return Run(dest)
+
+    # -- tables ------------------------------------------------------------------------
+    @cached_property
+    def analysis(self) -> Analysis:
+        from ginsim.analysis.figures import analyze
+
+        if not self.folder.is_dir():
+            raise RunError(f"{self.folder}: the run folder is gone (closed?)")
+        return analyze(self.folder)
+
+    @property
+    def manifest(self) -> Manifest:
+        return self.analysis.manifest
+
+    @property
+    def summary(self) -> pd.DataFrame:
+        """One row per strategy and opponent (summary.csv)."""
+        return self.analysis.summary
+
+    @property
+    def ratings(self) -> pd.DataFrame | None:
+        """Bradley-Terry ratings (round-robins; None otherwise)."""
+        return self.analysis.ratings
+
+    @cached_property
+    def hands(self) -> pd.DataFrame:
+        """The hand log with names (see ``ginsim.session.named_hands``)."""
+        from ginsim.run.records import chunk_files, read_chunk
+
+        return named_hands([read_chunk(f) for f in chunk_files(self.folder)], self.manifest)
+
+    @cached_property
+    def games(self) -> pd.DataFrame:
+        """Game mode: one row per game played (empty in hand mode)."""
+        from ginsim.run.records import chunk_files, read_games
+
+        return read_games(chunk_files(self.folder))
+
+    @property
+    def forfeits(self) -> pd.DataFrame:
+        """Each forfeit's record (forfeits/ in the folder): ``row`` of the hand log, the
+        strategy and seat, kind and reason, the decision, the view as text, the traceback."""
+        import pandas as pd
+
+        from ginsim.run.records import read_forfeit_details
+
+        return pd.DataFrame(read_forfeit_details(self.folder))
+
+    def report(self, path: bool = False) -> str | Path:
+        """report.md's text (its path with ``path=True``)."""
+        from ginsim.analysis.figures import REPORT
+
+        p = self.folder / REPORT
+        return p if path else p.read_text(encoding="utf-8")
+
+    # -- charts ------------------------------------------------------------------------
+    @property
+    def charts(self) -> list[str]:
+        """The names of this run's charts (as the files under charts/ are named)."""
+        return list(self._makers)
+
+    @cached_property
+    def _makers(self) -> dict[str, Callable[[Axes | None], Figure]]:
+        from ginsim.analysis.plots import chart_makers
+
+        return chart_makers(self.analysis)
+
+    def plot(self, name: str, ax: Axes | None = None) -> Figure:
+        """Draw chart ``name`` on ``ax`` (a new figure when None); returns the figure."""
+        from ginsim.engine.registry import did_you_mean
+
+        make = self._makers.get(name)
+        if make is None:
+            known = ", ".join(self._makers) or "none"
+            raise RunError(f"no chart {name!r} in this run (charts: {known}){did_you_mean(name, self._makers)}")
+        return make(ax)
+
+
+def named_hands(parts: list[pd.DataFrame], manifest: Manifest) -> pd.DataFrame:
+    """The hand log with the strategies' names: ``strategy_a``/``strategy_b`` (the
+    pairing's two sides), ``seat0``/``seat1`` (who sat where), ``winner_name`` (missing
+    when nobody won), ``points_a``/``points_b`` (the hand's points from each side: + for
+    the winner, - for the loser, 0 for a draw), and for sweeps ``param``/``value``.
+    Names, outcome and forfeit reason are categoricals."""
+    import numpy as np
+    import pandas as pd
+
+    from ginsim.engine.play import OUTCOMES
+
+    log = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+    pairings = {p.index: p for p in manifest.pairings}
+    labels = list(dict.fromkeys(manifest.labels + [x for p in manifest.pairings for x in (p.label_a, p.label_b)]))
+    if log.empty:
+        return log
+    index = log["pairing"].to_numpy()
+    la = np.array([pairings[i].label_a for i in index], dtype=object)
+    lb = np.array([pairings[i].label_b for i in index], dtype=object)
+    seat_a = log["seat_a"].to_numpy()
+    winner = log["winner"].to_numpy()
+    points = log["points"].to_numpy(dtype=np.int64)
+    sign = np.where(winner < 0, 0, np.where(winner == seat_a, 1, -1))
+
+    def named(values: np.ndarray) -> pd.Categorical:
+        return pd.Categorical(values, categories=labels)
+
+    out = log.copy()
+    out.insert(1, "strategy_a", named(la))
+    out.insert(2, "strategy_b", named(lb))
+    out["seat0"] = named(np.where(seat_a == 0, la, lb))
+    out["seat1"] = named(np.where(seat_a == 0, lb, la))
+    out["winner_name"] = named(np.where(winner < 0, None, np.where(winner == seat_a, la, lb)))
+    out["points_a"] = sign * points
+    out["points_b"] = -sign * points
+    if manifest.kind == "sweep":
+        out["param"] = manifest.param
+        out["value"] = [pairings[i].value for i in index]
+    if not isinstance(out["outcome"].dtype, pd.CategoricalDtype):
+        out["outcome"] = pd.Categorical(out["outcome"], categories=list(OUTCOMES))
+    return out
+
+
+# -- picking hands by what happened ------------------------------------------------------
+FIRST_CHOICES = ("forfeit", "undercut", "gin", "big_gin", "draw", "knock")
+"""``ginsim replay --first``: the outcomes a hand may be picked by."""
+
+
+def select_hand(folder: str | Path, first: str | None = None, where: str | None = None) -> int:
+    """The row of the first hand of a run's log with outcome ``first`` and/or matching
+    ``where``, a pandas query over the named hand log (``Run.hands``' columns: e.g.
+    ``"outcome == 'forfeit' and points > 20"``, ``"winner_name == 'simple' and turns >
+    30"``). RunError when nothing matches or the query is not valid."""
+    run = open_run(folder)
+    log = run.hands
+    if log.empty:
+        raise RunError(f"{folder}: the hand log is empty (no finished chunk in hands/)")
+    mask = pd_true(len(log))
+    said = []
+    if first is not None:
+        if first not in FIRST_CHOICES:
+            raise RunError(f"--first: one of {', '.join(FIRST_CHOICES)}, not {first!r}")
+        mask &= (log["outcome"] == first).to_numpy()
+        said.append(f"outcome {first}")
+    if where:
+        try:
+            picked = log.eval(where)
+        except Exception as e:  # noqa: BLE001 - any query mistake is one line
+            columns = ", ".join(log.columns)
+            raise RunError(f"--where {where!r}: {type(e).__name__}: {e} (columns: {columns})") from None
+        import pandas as pd
+
+        if not isinstance(picked, pd.Series) or not pd.api.types.is_bool_dtype(picked.dtype):
+            raise RunError(f"--where {where!r}: not a condition (true or false for each hand)")
+        mask &= picked.to_numpy()
+        said.append(f"where {where}")
+    rows = mask.nonzero()[0]
+    if not len(rows):
+        raise RunError(f"{folder}: no hand with {' and '.join(said)} among its {len(log):,} hands")
+    return int(rows[0])
+
+
+def pd_true(n: int) -> Any:
+    import numpy as np
+
+    return np.ones(n, dtype=bool)

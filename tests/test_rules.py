@@ -49,6 +49,7 @@ from ginsim import (
 from ginsim.engine import play as engine_module
 from ginsim.engine.cards import CARD_NAMES, RANK_OF, SUIT_OF, VALUE_OF, cards_list, format_card
 from ginsim.engine.game import next_dealer
+from ginsim.engine.hand import forfeit_points
 from ginsim.engine.play import Hand, HandResult
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import DISCARD, DRAW, LAYOFF, OFFER, OVER, PlayerView
@@ -1401,7 +1402,8 @@ def test_r25_clock_runs_out_forfeits(slow_seat):
     strategies[slow_seat] = _Sleeper(simple(), 0.12)
     res = play_hand(rules, strategies, deck_for(25), dealer=1, seeds=(1, 2))
     assert res.outcome == "forfeit" and res.forfeit_kind == "clock"
-    assert res.forfeit_seat == slow_seat and res.winner == 1 - slow_seat and res.points == 0
+    assert res.forfeit_seat == slow_seat and res.winner == 1 - slow_seat
+    assert res.points == forfeit_points(rules)  # issue 15: a forfeit never pays
     assert "clock" in res.forfeit_reason and "0.05" in res.forfeit_reason
 
 
@@ -1509,7 +1511,8 @@ def test_r26_strategy_that_raises_forfeits(rules, method):
     deck = make_deck(nondealer=NONDEALER, dealer=DEALER, upcard="4S", stock="KH")
     raiser = _Raiser(method, Script(["take", "knock 5D"]))
     res = play(deck, raiser, simple(), rules=rules)
-    assert res.outcome == "forfeit" and res.forfeit_seat == 0 and res.winner == 1 and res.points == 0
+    assert res.outcome == "forfeit" and res.forfeit_seat == 0 and res.winner == 1
+    assert res.points == forfeit_points(rules, rules.hand_multiplier(parse_card("4S")))
     assert res.forfeit_kind == "raised"
     assert method in res.forfeit_reason and "RuntimeError" in res.forfeit_reason
     assert f"boom in {method}" in res.forfeit_reason
@@ -1650,7 +1653,8 @@ def test_r26_forfeit_loses_the_game_whatever_the_score():
     last = game.hands[1]
     assert last.outcome == "forfeit" and last.forfeit_seat == 0 and last.forfeit_kind == "raised"
     assert game.winner == 1
-    assert game.scores == (25, 0)  # no points for the forfeit; the game ends at once
+    # the forfeit scores for the opponent (issue 15) and ends the game at once
+    assert game.scores == (25, forfeit_points(DEFAULT))
 
 
 def test_r26_illegal_move_in_a_game_loses_the_game():

@@ -4,11 +4,12 @@ through ginsim.run.records only; never plays a hand."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
+from ginsim.analysis.forfeits import Forfeiter, forfeiters
 from ginsim.analysis.games import add_game_figures
 from ginsim.analysis.sprt import summary_columns, trace
 from ginsim.analysis.stats import bradley_terry, pairwise_wins, read_sums, summarize
@@ -48,6 +49,7 @@ class Analysis:
     chunks_done: int
     chunks_total: int
     sprt: pd.DataFrame | None = None  # the sequential test after each chunk (runs with --sprt)
+    forfeits: list[Forfeiter] = field(default_factory=list)  # each forfeiting strategy
 
     @property
     def complete(self) -> bool:
@@ -81,8 +83,9 @@ def analyze(folder: Path) -> Analysis:
         if not summary.empty:  # the test's figures go on the row of A, the tested strategy
             for name, value in summary_columns(manifest.stopped).items():
                 summary[name] = [value] + [None] * (len(summary) - 1)
+    lost = forfeiters(files, manifest.pairings) if any(s["forfeits"] for s in sums.values()) else []
     total = manifest.chunks
-    return Analysis(folder, manifest, summary, ratings, len(files), total, sprt)
+    return Analysis(folder, manifest, summary, ratings, len(files), total, sprt, lost)
 
 
 def _ordered(summary: pd.DataFrame) -> pd.DataFrame:

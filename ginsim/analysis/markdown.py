@@ -98,6 +98,7 @@ def report_markdown(a: Analysis) -> str:
     ]
     charts = _charts(a)
     fill = _caption_values(a)
+    out += _forfeit_section(a)
     if m.stopped:
         out += ["## Sequential test", "", _sprt_text(m.stopped, (m.pairings or [None])[0]), ""]
         out += _embed(charts, ("sprt",), fill)
@@ -179,6 +180,26 @@ def report_markdown(a: Analysis) -> str:
         "",
     ]
     return "\n".join(out)
+
+
+def _forfeit_section(a: Analysis) -> list[str]:
+    """Forfeits first, before any figure they move: who, how many, why, which hands."""
+    if not a.forfeits:
+        return []
+    rows = [
+        [f"`{r.strategy}`", f"{r.count:,}", r.first_reason.replace("|", "\\|"), ", ".join(map(str, r.hands))]
+        for r in a.forfeits
+    ]
+    return [
+        "## Forfeits",
+        "",
+        "These strategies forfeited hands (R25/R26). Each forfeited hand is scored as the opponent's "
+        "worst-case win for the forfeiter (docs/METRICS.md) and counts in every figure below. Replay one "
+        f"with `ginsim replay {a.folder} --hand N`.",
+        "",
+        md_table(["strategy", "forfeits", "first reason", "hands (first ones)"], rows),
+        "",
+    ]
 
 
 def _sweep_tables(a: Analysis) -> list[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ginsim.analysis.figures import RATINGS, REPORT, SPRT_TRACE, SUMMARY, Analysis, matrix
+from ginsim.analysis.forfeits import forfeit_lines
 from ginsim.analysis.format import fmt_points, fmt_rate, num, text_table
 from ginsim.analysis.markdown import report_markdown
 from ginsim.analysis.sprt import describe
@@ -57,6 +58,7 @@ def terminal_digest(a: Analysis) -> str:
         out.append("note: played with a clock (time_per_hand): results depend on the machine")
     if m.stopped:
         out.append(describe(m.stopped))
+    out += forfeit_lines(a.forfeits, a.folder)
     rows = summary_rows(a)
     if m.kind == "roundrobin":
         if a.ratings is not None:

@@ -52,6 +52,12 @@ class HandResult(NamedTuple):
     forfeit_kind: str = ""  # raised, illegal, clock
 
 
+FORFEIT_DEADWOOD: Final = 100
+"""A forfeited hand scores for the opponent as a gin against this much deadwood (no ten
+cards count more: ten cards of at most 10 each), with the rules' largest bonus and the
+hand's multiplier, so forfeiting never scores better than any legal end of the hand
+(docs/METRICS.md)."""
+
 MAX_TURNS: Final = 500
 """A hand where the stock stops shrinking because both players keep taking each other's
 discards could go on forever; at this many turns it ends as a draw. Ordinary hands end
@@ -70,6 +76,14 @@ def _checked_deck(deck: Sequence[object]) -> list[Card]:
     if len(cards) != 52 or sorted(cards) != _ALL_CARDS:
         raise IllegalMoveError("a deck must hold each of the 52 cards (ints 0..51) exactly once")
     return cards
+
+
+def forfeit_points(rules: Rules, multiplier: int = 1) -> int:
+    """What the opponent of a forfeiting seat scores for the hand (docs/METRICS.md): a
+    gin against ``FORFEIT_DEADWOOD`` with the largest of the rules' bonuses, times the
+    hand's multiplier (R30). No legal showdown scores more."""
+    bonus = max(rules.gin_bonus, rules.undercut_bonus, rules.big_gin_bonus or 0)
+    return (bonus + FORFEIT_DEADWOOD) * multiplier
 
 
 class Forfeit(Exception):
@@ -518,12 +532,13 @@ class Hand:
         return res
 
     def forfeit(self, seat: int, kind: str, reason: str) -> HandResult:
-        """R25/R26: ``seat`` forfeits the hand (and its game); the opponent wins it."""
+        """R25/R26: ``seat`` forfeits the hand (and its game); the opponent wins it and
+        scores ``forfeit_points`` (more than any legal end of this hand could give it)."""
         res = HandResult(
             FORFEIT,
             -1,
             1 - seat,
-            0,
+            forfeit_points(self.rules, self.multiplier),
             0,
             0,
             0,

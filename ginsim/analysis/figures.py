@@ -11,8 +11,9 @@ import pandas as pd
 
 from ginsim.analysis.forfeits import Forfeiter, forfeiters
 from ginsim.analysis.games import add_game_figures
+from ginsim.analysis.ratings import ratings as fit_ratings
 from ginsim.analysis.sprt import summary_columns, trace
-from ginsim.analysis.stats import bradley_terry, pairwise_wins, read_sums, summarize
+from ginsim.analysis.stats import read_sums, summarize
 from ginsim.errors import RunError
 from ginsim.run.records import Manifest, chunk_files, read_manifest
 
@@ -76,10 +77,10 @@ def analyze(folder: Path) -> Analysis:
     ratings = None
     if manifest.kind == "roundrobin" and sums:
         names = [s.label for s in manifest.strategies]
-        ratings = bradley_terry(names, pairwise_wins(sums, manifest.pairings, names))
+        ratings = fit_ratings(sums, manifest.pairings, names, games=bool(manifest.games))
     sprt = None
     if manifest.stopped:
-        sprt = trace(folder, manifest.stopped)
+        sprt = trace(folder, manifest.stopped)  # None for a test on hand wins (before issue 15)
         if not summary.empty:  # the test's figures go on the row of A, the tested strategy
             for name, value in summary_columns(manifest.stopped).items():
                 summary[name] = [value] + [None] * (len(summary) - 1)

@@ -9,6 +9,7 @@ from ginsim.analysis.figures import RATINGS, REPORT, SPRT_TRACE, SUMMARY, Analys
 from ginsim.analysis.forfeits import forfeit_lines
 from ginsim.analysis.format import fmt_points, fmt_rate, num, text_table
 from ginsim.analysis.markdown import report_markdown
+from ginsim.analysis.ratings import GAMES_MODEL, POINTS_MODEL
 from ginsim.analysis.sprt import describe
 from ginsim.analysis.stats import RATE_FIGURES
 
@@ -62,16 +63,18 @@ def terminal_digest(a: Analysis) -> str:
     rows = summary_rows(a)
     if m.kind == "roundrobin":
         if a.ratings is not None:
+            games = "games_won" in a.ratings
+            fmt = "{:+.0f}" if games else "{:+.2f}"
             rr = [
                 {
                     "rank": str(i + 1),
                     "strategy": r.strategy,
-                    "rating": f"{r.rating:+.0f}",
-                    "95% interval": f"[{r.rating_lo:+.0f}, {r.rating_hi:+.0f}]",
+                    "rating": fmt.format(r.rating),
+                    "95% interval": f"[{fmt.format(r.rating_lo)}, {fmt.format(r.rating_hi)}]",
                 }
                 for i, r in enumerate(a.ratings.itertuples(index=False))
             ]
-            out.append("\nratings (Bradley-Terry, Elo scale, mean 0)")
+            out.append("\nratings (" + (GAMES_MODEL if games else POINTS_MODEL) + ")")
             out.append(text_table(rr))
         out.append("\npoints per hand (row against column)")
         out.append(matrix_text(a, "points_per_hand"))

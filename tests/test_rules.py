@@ -1363,9 +1363,27 @@ def test_r24_undecided_game_stops_at_max_hands():
     assert game.winner == -1 and len(game.hands) == 3
 
 
+class _SimClock:
+    """The engine's clock in the R25 tests: time moves only when a ``_Sleeper`` "sleeps",
+    so the tests decide the same on an idle or a busy machine (no wall-clock assertion)."""
+
+    now = 0.0
+
+    @classmethod
+    def read(cls) -> float:
+        return cls.now
+
+
+@pytest.fixture
+def sim_clock(monkeypatch):
+    monkeypatch.setattr(_SimClock, "now", 0.0)
+    monkeypatch.setattr(engine_module, "clock_time", _SimClock.read)
+    return _SimClock
+
+
 class _Sleeper(Strategy):
-    """Plays like ``inner``; sleeps ``seconds`` at the decisions numbered in ``at`` (per
-    hand, counted from 0), or at every decision when ``at`` is None."""
+    """Plays like ``inner``; "sleeps" ``seconds`` (advances ``_SimClock``) at the decisions
+    numbered in ``at`` (per hand, counted from 0), or at every decision when ``at`` is None."""
 
     def __init__(self, inner, seconds, at=(0,)):
         self.inner = inner
@@ -1379,7 +1397,7 @@ class _Sleeper(Strategy):
             self._view = view
             self._n = 0
         if self.at is None or self._n in self.at:
-            time.sleep(self.seconds)
+            _SimClock.now += self.seconds
         self._n += 1
 
     def take_upcard(self, view):
@@ -1396,6 +1414,7 @@ class _Sleeper(Strategy):
 
 
 @pytest.mark.parametrize("slow_seat", [0, 1])
+@pytest.mark.usefixtures("sim_clock")
 def test_r25_clock_runs_out_forfeits(slow_seat):
     rules = Rules(time_per_hand=0.05)
     strategies = [simple(), simple()]
@@ -1407,6 +1426,7 @@ def test_r25_clock_runs_out_forfeits(slow_seat):
     assert "clock" in res.forfeit_reason and "0.05" in res.forfeit_reason
 
 
+@pytest.mark.usefixtures("sim_clock")
 def test_r25_clock_is_per_seat_and_runs_only_on_own_turns():
     # each seat thinks 0.15 s once: together 0.3 s of wall time, each under its 0.25 s
     rules = Rules(time_per_hand=0.25)
@@ -1414,6 +1434,7 @@ def test_r25_clock_is_per_seat_and_runs_only_on_own_turns():
     assert res.outcome != "forfeit"
 
 
+@pytest.mark.usefixtures("sim_clock")
 def test_r25_clock_is_per_hand_and_a_forfeit_loses_the_game():
     rules = Rules(time_per_hand=0.25, target_score=100)
     # 0.15 s per hand is under the clock, however many hands are played
@@ -1429,6 +1450,7 @@ def test_r25_clock_is_per_hand_and_a_forfeit_loses_the_game():
     assert game.hands[0].outcome == "forfeit" and game.hands[0].forfeit_kind == "clock"
 
 
+@pytest.mark.usefixtures("sim_clock")
 def test_r25_clock_counts_accumulated_thinking_time():
     # 0.04 s at each of the first three decisions: the third one passes 0.1 s
     rules = Rules(time_per_hand=0.1)

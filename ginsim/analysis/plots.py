@@ -234,7 +234,7 @@ def ratings_chart(ratings: pd.DataFrame, played: str = "", ax: Axes | None = Non
     unit = "Elo scale from game wins" if games else "points per hand"
     mid = f"{median:+.0f}" if games else f"{median:+.2f}"
     incl = f" ({names[scale.outlier]} included)" if scale.outlier is not None else ""
-    ax.set_xlabel(f"rating ({unit}), 95% interval; 0 = mean of all {n} ratings{incl}; dotted = median ({mid})")
+    ax.set_xlabel(f"rating ({unit}) with 95% interval\n0 = mean of all {n} ratings{incl}; dotted line = median ({mid})")
     what = "Bradley–Terry ratings from game wins" if games else "Ratings from points per hand (least squares)"
     _title(ax, what, played)
     return fig
@@ -245,7 +245,7 @@ def _hatch(ax: Axes, cells: np.ndarray) -> None:
     from matplotlib.patches import Rectangle
 
     for i, j in zip(*np.nonzero(cells), strict=True):
-        ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///", edgecolor="#f0f0f0", lw=0))
+        ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="//", edgecolor="#ffffff80", lw=0))
 
 
 def sweep_chart(rows: pd.DataFrame, param: str, figure: str, played: str = "", ax: Axes | None = None) -> Figure:

@@ -363,7 +363,7 @@ def test_r31_points_per_game_in_summary_and_report(run_cli, tmp_path: Path) -> N
     args = ("match", "simple", "threshold:knock_at=3", "--games", "8", "--rules", "modern", "--jobs", "1")
     r = run_cli(*args, "--out", str(out), "--chunk", "3")
     assert r.code == 0, r.err
-    assert "points/game" in r.out
+    assert "points_per_game" in r.out
     s = pd.read_csv(out / "summary.csv")
     assert {"points_per_game", "points_per_game_lo", "points_per_game_hi", "hands_per_game"} <= set(s)
     games = read_games(chunk_files(out))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ginsim.analysis.figures import Analysis, matrix
-from ginsim.analysis.format import cell, md_points, md_rate, md_table, sweep_base
+from ginsim.analysis.format import cell, games_size, md_points, md_rate, md_table, sweep_base
 from ginsim.analysis.ratings import GAMES_MODEL, POINTS_MODEL
 from ginsim.analysis.sprt import as_float, is_points_test
 from ginsim.analysis.stats import RATE_FIGURES
@@ -64,8 +64,10 @@ def header_lines(a: Analysis) -> list[str]:
     elif m.hands is not None:
         size = f"{m.hands:,} hands per pairing"
     else:
-        size = f"{m.games:,} games to {m.rules['target_score']} per pairing"
+        size = games_size(m)
     dup = "duplicate deals (each deck played twice, seats swapped)" if m.duplicate else "single deals"
+    if m.games is not None and m.duplicate:
+        dup = "duplicate deals"
     rules = ", ".join(f"{k}={v}" for k, v in (m.rules_differ or {}).items()) or "default rules (RULES.md)"
     lines = [
         f"# ginsim {m.kind}",
@@ -119,7 +121,7 @@ def report_markdown(a: Analysis) -> str:
             else:
                 row += [f"{int(r.hands):,}", f"{r.points_per_hand:+.2f}"]
             rows.append(row)
-        extra = ["games won", "games lost"] if games else ["hands", "points per hand against the field"]
+        extra = ["games won", "games lost"] if games else ["hands", "points_per_hand against the field"]
         out += [md_table(["rank", "strategy", "rating", "95% interval", *extra], rows), ""]
         out += _embed(charts, ("ratings",), fill)
         figs = [("points_per_hand", "Points per hand"), ("win_rate", "Win rate")]
@@ -149,13 +151,13 @@ def report_markdown(a: Analysis) -> str:
     header = ["strategy", "opponent"]
     if "value" in a.summary:
         header.append(str(m.param or "value"))
-    header += ["hands", "points per hand", *RATE_FIGURES, "mean knock deadwood", "mean turns"]
+    header += ["hands", "points_per_hand", *RATE_FIGURES, "mean_knock_deadwood", "mean_turns"]
     has_games = "game_win_rate" in a.summary
     if has_games:
         header.append("game_win_rate")
     has_ppg = "points_per_game" in a.summary
     if has_ppg:
-        header += ["points per game", "hands per game"]
+        header += ["points_per_game", "hands_per_game"]
     header.append("forfeits")
     rows = []
     for r in a.summary.itertuples(index=False):
@@ -215,11 +217,11 @@ def _sweep_tables(a: Analysis) -> list[str]:
     df = a.summary[a.summary["strategy"].isin(swept)]
     for opp, part in df.groupby("opponent", sort=False):
         out += [f"Against `{opp}`:", ""]
-        header = [param, "points per hand", "win_rate", "undercut_rate", "knock_rate", "gin_rate"]
+        header = [param, "points_per_hand", "win_rate", "undercut_rate", "knock_rate", "gin_rate"]
         if "game_win_rate" in part:
             header.append("game_win_rate")
         if "points_per_game" in part:
-            header.append("points per game")
+            header.append("points_per_game")
         rows = []
         for r in part.itertuples(index=False):
             row = [

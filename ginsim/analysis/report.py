@@ -32,16 +32,16 @@ def summary_rows(a: Analysis) -> list[dict[str, str]]:
         if "value" in a.summary:
             row[str(r.param) or "value"] = str(r.value)
         row["hands"] = f"{r.hands:,}"
-        row["points/hand"] = fmt_points(r)
+        row["points_per_hand"] = fmt_points(r)
         for name in RATE_FIGURES:
             row[name] = fmt_rate(r, name)
-        row["knock dw"] = num(r.mean_knock_deadwood, 1)
-        row["turns"] = num(r.mean_turns, 1)
+        row["mean_knock_deadwood"] = num(r.mean_knock_deadwood, 1)
+        row["mean_turns"] = num(r.mean_turns, 1)
         if "game_win_rate" in a.summary:
             row["game_win_rate"] = fmt_rate(r, "game_win_rate")
         if "points_per_game" in a.summary:
-            row["points/game"] = fmt_points(r, "points_per_game")
-            row["hands/game"] = num(r.hands_per_game, 1)
+            row["points_per_game"] = fmt_points(r, "points_per_game")
+            row["hands_per_game"] = num(r.hands_per_game, 1)
         if r.forfeits:
             row["forfeits"] = str(r.forfeits)
         rows.append(row)
@@ -76,11 +76,17 @@ def terminal_digest(a: Analysis) -> str:
             ]
             out.append("\nratings (" + (GAMES_MODEL if games else POINTS_MODEL) + ")")
             out.append(text_table(rr))
-        out.append("\npoints per hand (row against column)")
+        if "game_win_rate" in a.summary:  # the figure a player at the table cares about
+            out.append("\ngame_win_rate (row against column)")
+            out.append(matrix_text(a, "game_win_rate"))
+        out.append("\npoints_per_hand (row against column)")
         out.append(matrix_text(a, "points_per_hand"))
     else:
+        if m.kind == "sweep" and "value" in a.summary:  # the swept side only, not both mirrored rows
+            rows = [row for row, v in zip(rows, a.summary["value"], strict=True) if str(v) != ""]
         cols = [c for c in rows[0]] if rows else None
-        keep = [c for c in (cols or []) if c not in ("undercuts_made_rate", "draw_rate", "knock dw", "turns")]
+        drop = ("undercuts_made_rate", "draw_rate", "mean_knock_deadwood", "mean_turns")
+        keep = [c for c in (cols or []) if c not in drop]
         out.append("")
         out.append(text_table(rows, keep))
     out.append(f"\nwrote {a.folder / 'summary.csv'} and {a.folder / 'report.md'}")
@@ -95,6 +101,7 @@ def matrix_text(a: Analysis, figure: str) -> str:
         row = {"": n}
         for c in names:
             v = m.loc[n, c]
-            row[c] = "·" if n == c else ("—" if pd.isna(v) else f"{v:+.2f}")
+            text = f"{100 * v:.1f}%" if figure.endswith("rate") else f"{v:+.2f}"
+            row[c] = "·" if n == c else ("—" if pd.isna(v) else text)
         rows.append(row)
     return text_table(rows, ["", *names])

@@ -39,7 +39,12 @@ for _module in (info, rules, runs, charts, play, bench):
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI; input errors become one line and exit status 2."""
-    set_argv(list(argv) if argv is not None else sys.argv[1:])
+    args = list(argv) if argv is not None else sys.argv[1:]
+    set_argv(args)
+    if not args:  # plain ``ginsim``: its help on stdout and exit 0, as ``ginsim --help``
+        with cli.make_context("ginsim", ["--help"], resilient_parsing=True) as ctx:
+            click.echo(ctx.get_help())
+        sys.exit(0)
     try:
         cli.main(args=argv, prog_name="ginsim", standalone_mode=False)
     except click.exceptions.Exit as e:

@@ -31,12 +31,26 @@ def parallel_results(
         parallel = Parallel(
             n_jobs=jobs, backend="loky", return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs"
         )
-        yield from parallel(delayed(_play)(t) for t in tasks)
+        results = parallel(delayed(_play)(t) for t in tasks)
+        try:
+            for item in results:  # noqa: UP028 - not ``yield from``: closing must pass through the finally below
+                yield item
+        finally:
+            _quiet_close(results)
         return
     if backend == "dask":
         yield from _dask_results(tasks, jobs, scheduler)
         return
     raise RunError(f"unknown backend {backend!r} (choose from {', '.join(BACKENDS)})")
+
+
+def _quiet_close(results: Iterator[Any]) -> None:
+    """Close joblib's generator without its UserWarning about finished or running tasks
+    left unused: on Ctrl-C (or an early stop) that is intended, and the warning would
+    print before ginsim's own message saying how to resume."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r".*(been successfully executed|have been cancelled)")
+        results.close()  # type: ignore[attr-defined]
 
 
 CONNECT_TIMEOUT = 20.0  # seconds to reach a scheduler

@@ -244,9 +244,7 @@ def _dealt(deck: Sequence[Card], dealer: int) -> list[Mask]:
 
 def _header(r: Replay, folder: Path) -> list[str]:
     # the scores with the names they belong to (seat order), never a bare "19-61" to misread
-    scores = (
-        f"; scores before it: {r.names[0]} {r.scores[0]}, {r.names[1]} {r.scores[1]}" if "game" in r.where else ""
-    )
+    scores = f"; scores before it: {r.names[0]} {r.scores[0]}, {r.names[1]} {r.scores[1]}" if "game" in r.where else ""
     return [
         f"Hand {r.index} of {folder}: {r.where}{scores}.",
         f"{r.names[0]} and {r.names[1]}; {r.names[r.dealer]} deals; {r.rules.describe()}.",

@@ -211,7 +211,12 @@ def test_sweep_titles_say_what_was_played(runs: dict[str, Path]) -> None:
     from ginsim.analysis.format import describe_run
 
     text = describe_run(a.manifest)
-    assert "threshold" in text and "simple" in text and "3 games to 100" in text and "gin_bonus=25" in text
+    assert (
+        "threshold" in text
+        and "simple" in text
+        and "6 games to 100 per pairing (3 deals played twice" in text
+        and "gin_bonus=25" in text
+    )
     assert "60 hands per pairing" in describe_run(analyze(runs["rr"]).manifest)
 
 

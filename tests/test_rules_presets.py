@@ -376,7 +376,7 @@ def test_r31_points_per_game_in_summary_and_report(run_cli, tmp_path: Path) -> N
     se = np.sqrt(((pair - 2 * net.mean()) ** 2).sum() * 8 / 7) / 16
     assert s.points_per_game_hi[0] - s.points_per_game[0] == pytest.approx(1.959963984540054 * se)
     assert game_figures(games)[(0, 0)]["hands_per_game"] == pytest.approx(s.hands_per_game[0])
-    assert "points per game" in (out / "report.md").read_text()
+    assert "points_per_game" in (out / "report.md").read_text()
 
 
 # -- R34 straight gin ----------------------------------------------------------------------

@@ -12,8 +12,10 @@ a failing hand can be watched with ``ginsim replay``.
 from __future__ import annotations
 
 import shlex
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +39,8 @@ class Record:
     decisions: int = 0
     seconds: list[float] = field(default_factory=list)
     slowest: tuple[float, str] = (0.0, "")
+    playouts_now: int = 0  # play-outs so far (the counting wrappers add to it)
+    most_playouts: tuple[int, str] = (0, "")  # the decision with the most play-outs
     mutations: list[str] = field(default_factory=list)
     forfeits: list[str] = field(default_factory=list)
     where: str = ""  # the hand being played, for the messages
@@ -66,8 +70,10 @@ class Guard(Strategy):
         before = view.snapshot()
         hist_id = id(view.history)
         t0 = time.perf_counter()
+        p0 = self.record.playouts_now
         out = getattr(self.inner, method)(view, *args)
         dt = time.perf_counter() - t0
+        work = self.record.playouts_now - p0
         after = view.snapshot()
         rec = self.record
         if before != after or id(view.history) != hist_id:
@@ -79,6 +85,8 @@ class Guard(Strategy):
             rec.seconds.append(dt)
             if dt > rec.slowest[0]:
                 rec.slowest = (dt, f"{method} on turn {view.turn}")
+            if work > rec.most_playouts[0]:
+                rec.most_playouts = (work, f"{method} on turn {view.turn}")
         return out
 
     def take_upcard(self, view: PlayerView) -> bool:
@@ -101,6 +109,50 @@ class Guard(Strategy):
 
     def take_big_gin(self, view: PlayerView) -> bool:
         return self._call("take_big_gin", view, default=True, decision=False)  # type: ignore[no-any-return]
+
+
+class _FakeClock:
+    """A stand-in for the ``time`` module whose clock advances ``step_ms`` per reading."""
+
+    def __init__(self, step_ms: float) -> None:
+        self.step = step_ms / 1000.0
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        self.now += self.step
+        return self.now
+
+    monotonic = perf_counter
+    time = perf_counter
+
+
+@contextmanager
+def counted(spec: StrategySpec, rec: Record, fake_clock_ms: float | None) -> Iterator[None]:
+    """Count the play-outs of the strategy's module (its ``playout`` and ``score_knock``
+    names, if it imported them) into ``rec``, and give it a fake clock if asked: work
+    per decision is then counted, never timed, whatever the machine's load."""
+    module = sys.modules[type(spec.build()).__module__]
+    saved: dict[str, object] = {}
+
+    def wrap(fn: Callable[..., object]) -> Callable[..., object]:
+        def counting(*args: object, **kw: object) -> object:
+            rec.playouts_now += 1
+            return fn(*args, **kw)
+
+        return counting
+
+    for name in ("playout", "score_knock"):
+        if callable(getattr(module, name, None)):
+            saved[name] = getattr(module, name)
+            setattr(module, name, wrap(saved[name]))  # type: ignore[arg-type]
+    if fake_clock_ms is not None:
+        saved["time"] = module.time
+        module.time = _FakeClock(fake_clock_ms)  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            setattr(module, name, value)
 
 
 # -- the checks of ``ginsim validate`` --------------------------------------------------

@@ -69,7 +69,7 @@ def test_an_existing_cluster_by_its_address(loky_run: Path, tmp_path: Path, run_
 
 
 def test_sprt_on_dask_stops_at_the_same_chunk_quietly(tmp_path: Path, run_cli, ginsim_proc) -> None:
-    args = ["match", "simple", "random", "--sprt", "elo0=0,elo1=5", "--chunk", "20", "--seed", "2", "--no-plots", "-q"]
+    args = ["match", "simple", "random", "--sprt", "p0=0,p1=2", "--chunk", "20", "--seed", "2", "--no-plots", "-q"]
     r = ginsim_proc(*args, "--jobs", "2", "--backend", "dask", "--out", str(tmp_path / "d"))
     assert r.returncode == 0 and r.stderr == "", r.stderr  # chunks cancelled past the decision: no noise
     assert run_cli(*args, "--jobs", "1", "--out", str(tmp_path / "l")).code == 0

@@ -497,8 +497,11 @@ def test_a_forfeit_reason_cannot_break_the_report(tmp_path: Path, run_cli) -> No
     assert r.code == 0, r.err
     report = (out / "report.md").read_text()
     assert "\n# heading" not in report and "<img" not in report
-    rows = [line for line in report.splitlines() if line.startswith("| `evil`")]  # its own name labels it
-    header = next(line for line in report.splitlines() if line.startswith("| strategy | opponent |"))
+    lines = report.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("| strategy | opponent |"))
+    header = lines[at]
+    table = lines[at : lines.index("", at)]  # the summary table, down to its blank line
+    rows = [line for line in table if line.startswith("| `evil`")]  # its own name labels it
     cells = lambda line: len(line.replace("\\|", "").split("|"))  # noqa: E731
     assert rows and all(cells(row) == cells(header) for row in rows)
 

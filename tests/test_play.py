@@ -16,12 +16,13 @@ from helpers import make_deck
 
 from ginsim.cli import cli, main
 from ginsim.engine.cards import CARD_NAMES, cards_of, parse_card
+from ginsim.engine.guard import letting_through
 from ginsim.engine.layoff import layoff_is_legal
 from ginsim.engine.melds import tables_for
 from ginsim.engine.play import play_hand
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules
-from ginsim.terminal.play import Console, GameSummary, HumanPlayer, TerminalGame
+from ginsim.terminal.play import Console, GameSummary, HumanPlayer, Quit, TerminalGame
 from ginsim.terminal.textview import Style
 
 TARGET = 60  # a shorter game than 100, still several hands
@@ -271,3 +272,43 @@ def test_check_colours_cards_as_the_table_does() -> None:
     assert style.card(parse_card("KH")) in text.splitlines()[2]  # KH coloured in the deadwood line too
     assert format_check(check_hand("AS 2S", Rules())).startswith("hand      AS 2S  (2 cards)")
     assert "(1 card)" in format_check(check_hand("AS", Rules()))
+
+
+def test_table_shows_the_pile_what_the_bot_is_known_to_hold_and_why_you_draw() -> None:
+    # both pass the first upcard KS: the person (non-dealer) draws from the stock, told why
+    deck = make_deck(
+        nondealer="2C 5C 8C JC 3D 6D 9D QD 4H 7H", dealer="AS 2S 3S 5H 6H 9H TH KH 4C 7C", upcard="KS", stock="8D 8H"
+    )
+    lines = iter(["pass", "discard 2C", "hand", "quit", "yes"])
+    out: list[str] = []
+    console = Console(lambda: next(lines, None), lambda t, nl=True: out.append(t + ("\n" if nl else "")), Style(), True)
+    person = HumanPlayer(console, ("You", "simple"), 100)
+    with pytest.raises(Quit), letting_through(Quit):  # the person's quit passes the engine's guard
+        play_hand(Rules(), (person, parse_spec("simple").build()), deck, 1)
+    text = "".join(out)
+    assert "  - Both passed the upcard: You draw 8D from the stock" in text
+    table = text[text.rindex("> hand") :]
+    pile = table.split("pile, bottom to top  ")[1].split("\n")[0].split()
+    assert pile[:2] == ["KS", "2C"]  # the whole pile, bottom first
+    assert "simple holds none (taken from the pile) | passed on 2C KS | discarded KH" in table
+
+
+def test_layoffs_show_the_knockers_unmatched_cards() -> None:
+    deck = make_deck(nondealer="2C 3C 4C 5D 6D 7D 9S TS 3H KH", dealer="5C 6C 4D 8D 8S QS AH AD 7H 9H", upcard="JS")
+    _, out = _seat_person(["auto"], Rules(), deck, dealer=0)
+    assert "simple's unmatched cards  3H (deadwood 3)" in out
+
+
+@pytest.mark.parametrize("width", [20, 33, 60])
+def test_lines_wrap_at_spaces_to_the_width(width: int) -> None:
+    from ginsim.terminal.textview import visible_len, wrap_text
+
+    style = Style(color=True)
+    line = "  simple holds " + " ".join(style.card(c) for c in range(20)) + " | passed on nothing-at-all-here"
+    wrapped = wrap_text(line, width).split("\n")
+    assert len(wrapped) > 1
+    words = [w for part in wrapped for w in part.split()]
+    assert words == line.split()  # no word broken, none lost
+    for part in wrapped:
+        assert visible_len(part) <= width or len(part.split()) == 1  # colour codes do not count
+    assert all(part.startswith("    ") for part in wrapped[1:])  # continuation indented

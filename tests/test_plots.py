@@ -163,16 +163,21 @@ def test_heatmap_cells_are_the_summary_matrix(runs: dict[str, Path]) -> None:
         assert norm.vmin + norm.vmax == pytest.approx(2 * centre)
 
 
-def test_ratings_bars_are_ratings_csv(runs: dict[str, Path]) -> None:
+def test_ratings_points_are_ratings_csv(runs: dict[str, Path]) -> None:
     ratings = pd.read_csv(runs["rr"] / "ratings.csv")
     fig = ratings_chart(ratings)
     ax = fig.axes[0]
-    bars = ax.patches
-    assert len(bars) == len(ratings)
-    np.testing.assert_allclose([b.get_width() for b in bars], ratings["rating"], rtol=1e-9)
+    dots = [ln for ln in ax.get_lines() if ln.get_marker() == "o"]
+    cut = [ln for ln in ax.get_lines() if ln.get_marker() in ("<", ">")]
+    assert len(dots) + len(cut) == len(ratings) and len(cut) <= 1
+    shown = sorted(float(ln.get_xdata()[0]) for ln in dots)
+    texts = " ".join(t.get_text() for t in ax.texts)
+    for v in ratings["rating"]:
+        # each rating is a dot at its value, or (one outlier) a marker at the edge labelled with it
+        assert any(abs(x - v) < 1e-9 for x in shown) or f"{v:+.2f} (off the scale)" in texts
     ticks = zip(ax.get_yticks(), [t.get_text() for t in ax.get_yticklabels()], strict=True)
     assert [name for _, name in sorted(ticks, reverse=True)] == list(ratings["strategy"])  # best on top
-    assert "95%" in ax.get_xlabel()
+    assert "95%" in ax.get_xlabel() and f"0 = mean of all {len(ratings)} ratings" in ax.get_xlabel().replace("\n", " ")
 
 
 @pytest.mark.parametrize("kind", ["sweep", "games"])
@@ -206,7 +211,12 @@ def test_sweep_titles_say_what_was_played(runs: dict[str, Path]) -> None:
     from ginsim.analysis.format import describe_run
 
     text = describe_run(a.manifest)
-    assert "threshold" in text and "simple" in text and "3 games to 100" in text and "gin_bonus=25" in text
+    assert (
+        "threshold" in text
+        and "simple" in text
+        and "6 games to 100 per pairing (3 deals played twice" in text
+        and "gin_bonus=25" in text
+    )
     assert "60 hands per pairing" in describe_run(analyze(runs["rr"]).manifest)
 
 
@@ -307,7 +317,7 @@ def test_plotting_functions_draw_into_a_given_ax(runs: dict[str, Path]) -> None:
     ax1, ax2 = host.subplots(1, 2)
     assert heatmap(matrix(a, "win_rate"), "win_rate", ax=ax1) is host
     assert ratings_chart(a.ratings, ax=ax2) is host
-    assert ax1.images and ax2.patches
+    assert ax1.images and ax2.lines
 
 
 def test_report_embeds_every_chart_with_relative_links(runs: dict[str, Path], tmp_path: Path) -> None:

@@ -77,7 +77,11 @@ def test_replay_of_a_game_hand(games_run: Path) -> None:
     assert result.exit_code == 0, result.output
     row = run.row(later)
     assert f"game {row['deal']}, copy {row['copy']}" in result.output
-    assert f"hand {row['game_hand']} of the game, scores before it {row['score_0']}-{row['score_1']}" in result.output
+    # 1-based ("hand 2 of the game" is its second hand), scores named by seat as the names are printed
+    assert f"hand {row['game_hand'] + 1} of the game; scores before it: seat 0 (" in result.output
+    names = result.output.split("\n")[1]  # "seat 0 (a) and seat 1 (b); ..."
+    seat0, seat1 = names.split(" and ")[0], names.split(" and ")[1].split(";")[0]
+    assert f"{seat0} {row['score_0']}, {seat1} {row['score_1']}." in result.output
 
 
 def test_seat_shows_only_that_seats_view(hands_run: Path) -> None:

@@ -49,6 +49,7 @@ from ginsim import (
 from ginsim.engine import play as engine_module
 from ginsim.engine.cards import CARD_NAMES, RANK_OF, SUIT_OF, VALUE_OF, cards_list, format_card
 from ginsim.engine.game import next_dealer
+from ginsim.engine.hand import forfeit_points
 from ginsim.engine.play import Hand, HandResult
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import DISCARD, DRAW, LAYOFF, OFFER, OVER, PlayerView
@@ -1374,9 +1375,27 @@ def test_r24_undecided_game_stops_at_max_hands():
     assert game.winner == -1 and len(game.hands) == 3
 
 
+class _SimClock:
+    """The engine's clock in the R25 tests: time moves only when a ``_Sleeper`` "sleeps",
+    so the tests decide the same on an idle or a busy machine (no wall-clock assertion)."""
+
+    now = 0.0
+
+    @classmethod
+    def read(cls) -> float:
+        return cls.now
+
+
+@pytest.fixture
+def sim_clock(monkeypatch):
+    monkeypatch.setattr(_SimClock, "now", 0.0)
+    monkeypatch.setattr(engine_module, "clock_time", _SimClock.read)
+    return _SimClock
+
+
 class _Sleeper(Strategy):
-    """Plays like ``inner``; sleeps ``seconds`` at the decisions numbered in ``at`` (per
-    hand, counted from 0), or at every decision when ``at`` is None."""
+    """Plays like ``inner``; "sleeps" ``seconds`` (advances ``_SimClock``) at the decisions
+    numbered in ``at`` (per hand, counted from 0), or at every decision when ``at`` is None."""
 
     def __init__(self, inner, seconds, at=(0,)):
         self.inner = inner
@@ -1390,7 +1409,7 @@ class _Sleeper(Strategy):
             self._view = view
             self._n = 0
         if self.at is None or self._n in self.at:
-            time.sleep(self.seconds)
+            _SimClock.now += self.seconds
         self._n += 1
 
     def take_upcard(self, view):
@@ -1407,16 +1426,19 @@ class _Sleeper(Strategy):
 
 
 @pytest.mark.parametrize("slow_seat", [0, 1])
+@pytest.mark.usefixtures("sim_clock")
 def test_r25_clock_runs_out_forfeits(slow_seat):
     rules = Rules(time_per_hand=0.05)
     strategies = [simple(), simple()]
     strategies[slow_seat] = _Sleeper(simple(), 0.12)
     res = play_hand(rules, strategies, deck_for(25), dealer=1, seeds=(1, 2))
     assert res.outcome == "forfeit" and res.forfeit_kind == "clock"
-    assert res.forfeit_seat == slow_seat and res.winner == 1 - slow_seat and res.points == 0
+    assert res.forfeit_seat == slow_seat and res.winner == 1 - slow_seat
+    assert res.points == forfeit_points(rules)  # issue 15: a forfeit never pays
     assert "clock" in res.forfeit_reason and "0.05" in res.forfeit_reason
 
 
+@pytest.mark.usefixtures("sim_clock")
 def test_r25_clock_is_per_seat_and_runs_only_on_own_turns():
     # each seat thinks 0.15 s once: together 0.3 s of wall time, each under its 0.25 s
     rules = Rules(time_per_hand=0.25)
@@ -1424,6 +1446,7 @@ def test_r25_clock_is_per_seat_and_runs_only_on_own_turns():
     assert res.outcome != "forfeit"
 
 
+@pytest.mark.usefixtures("sim_clock")
 def test_r25_clock_is_per_hand_and_a_forfeit_loses_the_game():
     rules = Rules(time_per_hand=0.25, target_score=100)
     # 0.15 s per hand is under the clock, however many hands are played
@@ -1439,6 +1462,7 @@ def test_r25_clock_is_per_hand_and_a_forfeit_loses_the_game():
     assert game.hands[0].outcome == "forfeit" and game.hands[0].forfeit_kind == "clock"
 
 
+@pytest.mark.usefixtures("sim_clock")
 def test_r25_clock_counts_accumulated_thinking_time():
     # 0.04 s at each of the first three decisions: the third one passes 0.1 s
     rules = Rules(time_per_hand=0.1)
@@ -1521,7 +1545,8 @@ def test_r26_strategy_that_raises_forfeits(rules, method):
     deck = make_deck(nondealer=NONDEALER, dealer=DEALER, upcard="4S", stock="KH")
     raiser = _Raiser(method, Script(["take", "knock 5D"]))
     res = play(deck, raiser, simple(), rules=rules)
-    assert res.outcome == "forfeit" and res.forfeit_seat == 0 and res.winner == 1 and res.points == 0
+    assert res.outcome == "forfeit" and res.forfeit_seat == 0 and res.winner == 1
+    assert res.points == forfeit_points(rules, rules.hand_multiplier(parse_card("4S")))
     assert res.forfeit_kind == "raised"
     assert method in res.forfeit_reason and "RuntimeError" in res.forfeit_reason
     assert f"boom in {method}" in res.forfeit_reason
@@ -1662,7 +1687,8 @@ def test_r26_forfeit_loses_the_game_whatever_the_score():
     last = game.hands[1]
     assert last.outcome == "forfeit" and last.forfeit_seat == 0 and last.forfeit_kind == "raised"
     assert game.winner == 1
-    assert game.scores == (25, 0)  # no points for the forfeit; the game ends at once
+    # the forfeit scores for the opponent (issue 15) and ends the game at once
+    assert game.scores == (25, forfeit_points(DEFAULT))
 
 
 def test_r26_illegal_move_in_a_game_loses_the_game():

@@ -363,7 +363,7 @@ def test_r31_points_per_game_in_summary_and_report(run_cli, tmp_path: Path) -> N
     args = ("match", "simple", "threshold:knock_at=3", "--games", "8", "--rules", "modern", "--jobs", "1")
     r = run_cli(*args, "--out", str(out), "--chunk", "3")
     assert r.code == 0, r.err
-    assert "points/game" in r.out
+    assert "points_per_game" in r.out
     s = pd.read_csv(out / "summary.csv")
     assert {"points_per_game", "points_per_game_lo", "points_per_game_hi", "hands_per_game"} <= set(s)
     games = read_games(chunk_files(out))
@@ -377,7 +377,7 @@ def test_r31_points_per_game_in_summary_and_report(run_cli, tmp_path: Path) -> N
     # summary.csv keeps 6 significant digits
     assert s.points_per_game_hi[0] - s.points_per_game[0] == pytest.approx(1.959963984540054 * se, rel=1e-4)
     assert game_figures(games)[(0, 0)]["hands_per_game"] == pytest.approx(s.hands_per_game[0])
-    assert "points per game" in (out / "report.md").read_text()
+    assert "points_per_game" in (out / "report.md").read_text()
 
 
 # -- R34 straight gin ----------------------------------------------------------------------

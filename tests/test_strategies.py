@@ -38,7 +38,6 @@ class TestThreshold(StrategyContract):
 
 class TestAware(StrategyContract):
     spec = "aware"
-    mean_decision_s = 0.004
 
 
 class TestSampler(StrategyContract):
@@ -49,20 +48,22 @@ class TestSampler(StrategyContract):
     variant_hands = 6
     games = 1
     repro_hands = 6
-    max_decision_s = 0.5
-    mean_decision_s = 0.02
+    max_playouts = 6 * 22  # samples × (11 discards, each with and without a knock)
 
 
 class TestSamplerBudget(StrategyContract):
-    """A budget cap (wall-clock) must hold even when the sample count alone would not."""
+    """A budget cap must hold even when the sample count alone would not. The cap is
+    wall-clock, so the contract gives the sampler a fake clock that advances 5 ms per
+    reading: a 20 ms budget then allows 5 worlds whatever the machine's load, where 2000
+    samples alone would run 44,000 play-outs (counted, not timed)."""
 
     spec = "sampler:samples=2000,budget_ms=20,close=3"
     opponents = ("simple",)
     hands = 4
     variant_hands = 1
     games = 0
-    max_decision_s = 0.1
-    mean_decision_s = 0.05
+    fake_clock_ms = 5.0
+    max_playouts = 5 * 22
     reproducible = False  # a wall-clock cap makes decisions depend on the machine's speed
 
 
@@ -120,8 +121,7 @@ class TestSamplerEvidence(StrategyContract):
     variant_hands = 4
     games = 1
     repro_hands = 6
-    max_decision_s = 0.5
-    mean_decision_s = 0.02
+    max_playouts = 6 * 22
 
 
 @pytest.mark.parametrize(

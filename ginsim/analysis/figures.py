@@ -5,14 +5,16 @@ through ginsim.run.records only; never plays a hand."""
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
+from ginsim.analysis.forfeits import Forfeiter, forfeiters
 from ginsim.analysis.games import add_game_figures
+from ginsim.analysis.ratings import ratings as fit_ratings
 from ginsim.analysis.sprt import summary_columns, trace
-from ginsim.analysis.stats import bradley_terry, pairwise_wins, read_sums, summarize
+from ginsim.analysis.stats import read_sums, summarize
 from ginsim.errors import RunError
 from ginsim.run.records import Manifest, RunFolderWarning, chunk_files, read_manifest, run_in_progress
 
@@ -49,6 +51,7 @@ class Analysis:
     chunks_done: int
     chunks_total: int
     sprt: pd.DataFrame | None = None  # the sequential test after each chunk (runs with --sprt)
+    forfeits: list[Forfeiter] = field(default_factory=list)  # each forfeiting strategy
 
     @property
     def complete(self) -> bool:
@@ -82,15 +85,16 @@ def analyze(folder: Path) -> Analysis:
     ratings = None
     if manifest.kind == "roundrobin" and sums:
         names = [s.label for s in manifest.strategies]
-        ratings = bradley_terry(names, pairwise_wins(sums, manifest.pairings, names))
+        ratings = fit_ratings(sums, manifest.pairings, names, games=bool(manifest.games))
     sprt = None
     if manifest.stopped:
-        sprt = trace(folder, manifest.stopped)
+        sprt = trace(folder, manifest.stopped)  # None for a test on hand wins (before issue 15)
         if not summary.empty:  # the test's figures go on the row of A, the tested strategy
             for name, value in summary_columns(manifest.stopped).items():
                 summary[name] = [value] + [None] * (len(summary) - 1)
+    lost = forfeiters(files, manifest.pairings) if any(s["forfeits"] for s in sums.values()) else []
     total = manifest.chunks
-    return Analysis(folder, manifest, summary, ratings, len(files), total, sprt)
+    return Analysis(folder, manifest, summary, ratings, len(files), total, sprt, lost)
 
 
 def _ordered(summary: pd.DataFrame) -> pd.DataFrame:

@@ -139,8 +139,8 @@ def describe_run(manifest: Manifest, complete: bool = True) -> str:
     elif m.hands is not None:
         size = f"{m.hands:,} hands per pairing"
     else:
-        size = f"{m.games:,} games to {m.rules['target_score']} per pairing"
-    if m.duplicate:
+        size = games_size(m)
+    if m.duplicate and m.games is None:
         size += ", duplicate deals"
     rules = ", ".join(f"{k}={v}" for k, v in (m.rules_differ or {}).items()) or "default rules"
     return " · ".join([who, size, rules]) + ("" if complete or stopped else " · partial run")
@@ -156,3 +156,12 @@ def _values_text(values: list[Any]) -> str:
     if len(values) <= 6:
         return ", ".join(str(v) for v in values)
     return f"{values[0]}…{values[-1]} ({len(values)} values)"
+
+
+def games_size(m: Manifest) -> str:
+    """How many games a game-mode run plays per pairing, said right with duplicate deals:
+    the manifest's ``games`` counts deals, each played twice (seats swapped)."""
+    target = m.rules["target_score"]
+    if not m.duplicate:
+        return f"{m.games:,} games to {target} per pairing"
+    return f"{2 * (m.games or 0):,} games to {target} per pairing ({m.games:,} deals played twice, seats swapped)"

@@ -7,14 +7,17 @@ from __future__ import annotations
 from typing import Any
 
 from ginsim.analysis.figures import Analysis, matrix
-from ginsim.analysis.format import cell, md_code, md_points, md_rate, md_table, md_text, sweep_base
-from ginsim.analysis.sprt import OUTCOME_NAMES, PAIR_SCORES, as_float
+from ginsim.analysis.format import cell, games_size, md_code, md_points, md_rate, md_table, md_text, sweep_base
+from ginsim.analysis.ratings import GAMES_MODEL, POINTS_MODEL
+from ginsim.analysis.sprt import as_float, is_points_test
 from ginsim.analysis.stats import RATE_FIGURES
 from ginsim.run.records import PairingRecord, forfeit_note
 
 CHART_CAPTIONS: dict[str, str] = {
-    "ratings": "Each strategy's Bradley–Terry rating with its 95% interval: a bar right of zero is stronger "
-    "than the field's average, and strategies whose intervals do not overlap are clearly apart.",
+    "ratings": "Each strategy's rating with its 95% interval (points per hand in hand mode, Bradley–Terry on "
+    "game wins in games mode): zero is the mean of all the ratings, the dotted line their median, and "
+    "strategies whose intervals do not overlap are clearly apart. A strategy far off the scale of the rest "
+    "is drawn at the edge with its value.",
     "heatmap_points_per_hand": "Points per hand the row strategy nets against the column strategy: "
     "blue cells win points for the row, red cells lose them, white is even.",
     "heatmap_win_rate": "Share of hands the row strategy scores in against the column strategy: "
@@ -39,8 +42,8 @@ CHART_CAPTIONS: dict[str, str] = {
     "knock_deadwood": "The deadwood each strategy held when it knocked (0 is gin), as a share of its knocks: "
     "a strategy that waits for a better hand sits further left.",
     "sprt": "The sequential test's log-likelihood ratio after each chunk, against the hands played: the run "
-    "stops when the line leaves the band, above it accepting H1 (the first strategy is elo1 stronger), "
-    "below it accepting H0 (elo0).",
+    "stops when the line leaves the band, above it accepting H1 (the first strategy nets p1 points per "
+    "hand), below it accepting H0 (p0).",
 }
 """Chart file stem -> the sentence that says what it shows; `{param}`, `{base}` and
 ``{target}`` are filled from the run (the stems are those ginsim.analysis.plots writes)."""
@@ -61,8 +64,10 @@ def header_lines(a: Analysis) -> list[str]:
     elif m.hands is not None:
         size = f"{m.hands:,} hands per pairing"
     else:
-        size = f"{m.games:,} games to {m.rules['target_score']} per pairing"
+        size = games_size(m)
     dup = "duplicate deals (each deck played twice, seats swapped)" if m.duplicate else "single deals"
+    if m.games is not None and m.duplicate:
+        dup = "duplicate deals"
     rules = ", ".join(f"{k}={v}" for k, v in (m.rules_differ or {}).items()) or "default rules (RULES.md)"
     lines = [
         f"# ginsim {m.kind}",
@@ -100,23 +105,26 @@ def report_markdown(a: Analysis) -> str:
         out += [f"**Forfeits.** {note.replace(str(a.folder) + '/', '')}.", ""]
     charts = _charts(a)
     fill = _caption_values(a)
+    out += _forfeit_section(a)
     if m.stopped:
         out += ["## Sequential test", "", _sprt_text(m.stopped, (m.pairings or [None])[0]), ""]
         out += _embed(charts, ("sprt",), fill)
     if a.ratings is not None:
-        out += ["## Ratings", "", "Bradley–Terry fitted to hand wins (draws left out), Elo scale, mean 0.", ""]
-        rows = [
-            [
-                str(i + 1),
-                md_code(r.strategy),
-                f"{r.rating:+.0f}",
-                f"{r.rating_lo:+.0f} to {r.rating_hi:+.0f}",
-                f"{int(r.hands_won):,}",
-                f"{int(r.hands_lost):,}",
-            ]
-            for i, r in enumerate(a.ratings.itertuples(index=False))
-        ]
-        out += [md_table(["rank", "strategy", "rating", "95% interval", "hands won", "hands lost"], rows), ""]
+        games = "games_won" in a.ratings
+        model = GAMES_MODEL if games else POINTS_MODEL
+        out += ["## Ratings", "", f"Fitted to the figure that decides strength: {model} (docs/METRICS.md).", ""]
+        rows = []
+        for i, r in enumerate(a.ratings.itertuples(index=False)):
+            fmt = "{:+.0f}" if games else "{:+.2f}"
+            row = [str(i + 1), md_code(r.strategy), fmt.format(r.rating)]
+            row.append(f"{fmt.format(r.rating_lo)} to {fmt.format(r.rating_hi)}")
+            if games:
+                row += [f"{int(r.games_won):,}", f"{int(r.games_lost):,}"]
+            else:
+                row += [f"{int(r.hands):,}", f"{r.points_per_hand:+.2f}"]
+            rows.append(row)
+        extra = ["games won", "games lost"] if games else ["hands", "points_per_hand against the field"]
+        out += [md_table(["rank", "strategy", "rating", "95% interval", *extra], rows), ""]
         out += _embed(charts, ("ratings",), fill)
         figs = [("points_per_hand", "Points per hand"), ("win_rate", "Win rate")]
         if "game_win_rate" in a.summary:
@@ -145,13 +153,13 @@ def report_markdown(a: Analysis) -> str:
     header = ["strategy", "opponent"]
     if "value" in a.summary:
         header.append(md_text(m.param or "value"))
-    header += ["hands", "points per hand", *RATE_FIGURES, "mean knock deadwood", "mean turns"]
+    header += ["hands", "points_per_hand", *RATE_FIGURES, "mean_knock_deadwood", "mean_turns"]
     has_games = "game_win_rate" in a.summary
     if has_games:
         header.append("game_win_rate")
     has_ppg = "points_per_game" in a.summary
     if has_ppg:
-        header += ["points per game", "hands per game"]
+        header += ["points_per_game", "hands_per_game"]
     header.append("forfeits")
     rows = []
     for r in a.summary.itertuples(index=False):
@@ -183,6 +191,26 @@ def report_markdown(a: Analysis) -> str:
     return "\n".join(out)
 
 
+def _forfeit_section(a: Analysis) -> list[str]:
+    """Forfeits first, before any figure they move: who, how many, why, which hands."""
+    if not a.forfeits:
+        return []
+    rows = [
+        [md_code(r.strategy), f"{r.count:,}", md_text(r.first_reason), ", ".join(map(str, r.hands))]
+        for r in a.forfeits
+    ]
+    return [
+        "## Forfeits",
+        "",
+        "These strategies forfeited hands (R25/R26). Each forfeited hand is scored as the opponent's "
+        "worst-case win for the forfeiter (docs/METRICS.md) and counts in every figure below. Replay one "
+        f"with `ginsim replay {a.folder} --hand N`.",
+        "",
+        md_table(["strategy", "forfeits", "first reason", "hands (first ones)"], rows),
+        "",
+    ]
+
+
 def _sweep_tables(a: Analysis) -> list[str]:
     m = a.manifest
     param = m.param or "value"
@@ -191,11 +219,11 @@ def _sweep_tables(a: Analysis) -> list[str]:
     df = a.summary[a.summary["strategy"].isin(swept)]
     for opp, part in df.groupby("opponent", sort=False):
         out += [f"Against {md_code(opp)}:", ""]
-        header = [param, "points per hand", "win_rate", "undercut_rate", "knock_rate", "gin_rate"]
+        header = [param, "points_per_hand", "win_rate", "undercut_rate", "knock_rate", "gin_rate"]
         if "game_win_rate" in part:
             header.append("game_win_rate")
         if "points_per_game" in part:
-            header.append("points per game")
+            header.append("points_per_game")
         rows = []
         for r in part.itertuples(index=False):
             row = [
@@ -216,34 +244,24 @@ def _sweep_tables(a: Analysis) -> list[str]:
 
 
 def _sprt_text(s: dict[str, Any], pairing: PairingRecord | None = None) -> str:
-    """The "Sequential test" section: decision, LLR and bounds, Elo, the pair counts, definitions."""
+    """The "Sequential test" section: decision, LLR and bounds, the points estimate, definitions."""
     a, b = (md_code(pairing.label_a), md_code(pairing.label_b)) if pairing else ("A", "B")
-    counts = list(s.get("pentanomial") or [0] * 5)
+    if not is_points_test(s):
+        return f"SPRT on hand wins (a run from before issue 15): **{s.get('decision')}**."
     lines = [
         f"SPRT of {a} against {b} ({s.get('hypotheses', '')}): **{s.get('decision')}** after "
         f"{s.get('hands', 0):,} hands ({s.get('pairs', 0):,} deal pairs, {s.get('chunks', 0):,} chunks).",
         "",
         f"- log-likelihood ratio {as_float(s.get('llr')):.3f}; bounds [{as_float(s.get('lower')):.3f}, "
         f"{as_float(s.get('upper')):.3f}] (ln(β/(1−α)) accepts H0, ln((1−β)/α) accepts H1)",
-        f"- Elo of {a} against {b}: {as_float(s.get('elo')):+.1f} (95% {as_float(s.get('elo_lo')):+.1f} "
-        f"to {as_float(s.get('elo_hi')):+.1f})",
+        f"- points per hand of {a} against {b}: {as_float(s.get('points')):+.2f} (95% "
+        f"{as_float(s.get('points_lo')):+.2f} to {as_float(s.get('points_hi')):+.2f})",
         "",
-        md_table(
-            ["deal pairs where " + a, "pair score", "pairs"],
-            [
-                [n.replace("+", " or "), f"{x:g}", f"{c:,}"]
-                for n, x, c in zip(OUTCOME_NAMES, PAIR_SCORES, counts, strict=True)
-            ],
-        ),
-        "",
-        f"Definitions: each hand scores 1 for {a} if {a} won it (`winner` is its seat, a forfeit by {b} "
-        f"included), 0 if {b} won it, ½ otherwise (a draw). A deal pair (one deck, played twice with the "
-        f"seats swapped) scores the mean of its two hands: L = lost, D = drawn, W = won, in either order. "
-        f"Elo is logistic Elo of the mean score s, 400·log10(s/(1−s)), its interval from s ± 1.96·SE over "
-        f"pairs. H0 says {a} is "
-        f"elo0 stronger, H1 elo1; the LLR is the generalized SPRT of the pentanomial counts (as Fishtest's "
-        f"`LLR_logistic`). Chunks are counted in order, so the decision does not depend on `--jobs`; "
-        f"`sprt.csv` holds the test after each chunk.",
+        f"Definitions: a deal pair (one deck, played twice with the seats swapped) is worth {a}'s net "
+        f"points per hand over its two hands (a forfeit at its forfeit points, docs/METRICS.md). H0 says "
+        f"{a} nets p0 points per hand against {b}, H1 p1; the LLR is the normal-approximation generalized "
+        f"SPRT of the pair values, N·(p1 − p0)·(2x̄ − p0 − p1)/(2σ̂²). Chunks are counted in order, so the "
+        f"decision does not depend on `--jobs`; `sprt.csv` holds the test after each chunk.",
     ]
     return "\n".join(lines)
 

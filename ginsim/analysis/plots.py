@@ -25,6 +25,7 @@ from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 from ginsim.analysis.figures import Analysis, matrix
 from ginsim.analysis.format import describe_run
+from ginsim.analysis.scales import bars_scale, matrix_scale, rows_scale
 from ginsim.engine.play import OUTCOMES
 from ginsim.run.atomic import make_dir, write_atomic
 from ginsim.run.records import Manifest, PairingRecord, chunk_files, outcome_codes, read_chunk
@@ -169,11 +170,12 @@ def heatmap(matrix: pd.DataFrame, figure: str, played: str = "", ax: Axes | None
     values = matrix.to_numpy(dtype=float)
     rate = figure.endswith("rate")
     centre = 0.5 if rate else 0.0
-    finite = values[np.isfinite(values)]
-    span = float(np.max(np.abs(finite - centre))) if finite.size else 0.0
-    span = span or (0.5 if rate else 1.0)
+    scale = matrix_scale(values, centre)  # robust to one outlier strategy (ginsim.analysis.scales)
+    span = scale.limit or (0.5 if rate else 1.0)
     img = ax.imshow(values, cmap="RdBu", vmin=centre - span, vmax=centre + span, aspect="auto")
     ax.set_facecolor("#e0e0e0")
+    clipped = np.isfinite(values) & (np.abs(values - centre) > span * (1 + 1e-9))
+    _hatch(ax, clipped)
     fs = _font(n)
     ax.set_xticks(range(n), labels=names, rotation=35, ha="right", rotation_mode="anchor", fontsize=fs)
     ax.set_yticks(range(n), labels=names, fontsize=fs)
@@ -185,8 +187,11 @@ def heatmap(matrix: pd.DataFrame, figure: str, played: str = "", ax: Axes | None
             text = (f"{100 * v:.1f}%" if n <= 6 else f"{100 * v:.0f}%") if rate else f"{v:+.2f}"
             color = "white" if abs(v - centre) / span > 0.6 else "black"
             ax.text(j, i, text, **_CELL, fontsize=max(7.0, fs - 1), color=color)
-    bar = fig.colorbar(img, ax=ax, shrink=0.8)
-    bar.set_label(Y_LABELS[figure] + " of the row strategy")
+    bar = fig.colorbar(img, ax=ax, shrink=0.8, extend="both" if clipped.any() else "neither")
+    label = Y_LABELS[figure] + " of the row strategy"
+    if clipped.any() and scale.outlier is not None:
+        label += f"\n(scaled without {names[scale.outlier]}; hatched cells lie beyond it)"
+    bar.set_label(label)
     if rate:
         bar.ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_xlabel("opponent (column)")
@@ -196,23 +201,56 @@ def heatmap(matrix: pd.DataFrame, figure: str, played: str = "", ax: Axes | None
 
 
 def ratings_chart(ratings: pd.DataFrame, played: str = "", ax: Axes | None = None) -> Figure:
-    """Bradley-Terry ratings as horizontal bars (best on top) with 95% intervals."""
+    """Ratings as points with 95% intervals (best on top), on an axis scaled to the field
+    without an outlier strategy (its marker sits at the edge, labelled with its value);
+    zero is the field's mean, a dotted line the median."""
     names = [str(s) for s in ratings["strategy"]]
     n = len(names)
-    fig, ax = _figure(ax, (max(7.0, 5.0 + _label_width(names)), max(3.6, 1.9 + 0.42 * n)))
+    fig, ax = _figure(ax, (max(7.0, 5.0 + _label_width(names)), max(3.6, 2.1 + 0.42 * n)))
     r = ratings["rating"].to_numpy(dtype=float)
     lo, hi = ratings["rating_lo"].to_numpy(dtype=float), ratings["rating_hi"].to_numpy(dtype=float)
+    games = "games_won" in ratings
     y = np.arange(n)[::-1]
+    scale = bars_scale(r)
+    keep = np.ones(n, dtype=bool)
+    if scale.outlier is not None:
+        keep[scale.outlier] = False
+    left = min(0.0, float(np.nanmin(lo[keep])))
+    right = max(0.0, float(np.nanmax(hi[keep])))
+    pad = 0.12 * ((right - left) or 1.0)
+    left, right = left - pad, right + pad
     colors = np.where(r >= 0, "#2171b5", "#cb181d")
-    ax.barh(y, r, xerr=np.vstack([r - lo, hi - r]), color=colors, height=0.65, capsize=4, ecolor="#333333")
+    for yi, v, a, b, c, inside in zip(y, r, lo, hi, colors, keep, strict=True):
+        if inside:
+            ax.errorbar(v, yi, xerr=[[v - a], [b - v]], fmt="o", color=c, ecolor="#333333", capsize=4, ms=7)
+            ax.text(b, yi, f"  {v:+.0f}" if games else f"  {v:+.2f}", va="center", ha="left", fontsize=9)
+        else:  # the outlier: a cut marker at the edge, with its value
+            edge = left if v < left else right
+            ax.plot(edge, yi, marker="<" if v < left else ">", color=c, ms=10, clip_on=False)
+            text = f"{v:+.0f}" if games else f"{v:+.2f}"
+            ax.text(
+                edge, yi, f"  {text} (off the scale)  ", va="center", ha="left" if v < left else "right", fontsize=9
+            )
     ax.set_yticks(y, labels=names, fontsize=_font(n))
     ax.axvline(0, color="black", linewidth=0.8)
-    for yi, v, h, lw in zip(y, r, hi, lo, strict=True):
-        ax.text(h if v >= 0 else lw, yi, f" {v:+.0f} ", va="center", ha="left" if v >= 0 else "right", fontsize=9)
-    ax.margins(x=0.15)
-    ax.set_xlabel("rating (Elo scale, 400·log10 odds; field mean 0) with 95% interval")
-    _title(ax, "Bradley–Terry ratings from hand wins", played)
+    median = float(np.median(r))
+    ax.axvline(median, color="#737373", linewidth=0.9, linestyle=":")
+    ax.set_xlim(left, right * 1.15 if right > 0 else right)
+    unit = "Elo scale from game wins" if games else "points per hand"
+    mid = f"{median:+.0f}" if games else f"{median:+.2f}"
+    incl = f" ({names[scale.outlier]} included)" if scale.outlier is not None else ""
+    ax.set_xlabel(f"rating ({unit}) with 95% interval\n0 = mean of all {n} ratings{incl}; dotted line = median ({mid})")
+    what = "Bradley–Terry ratings from game wins" if games else "Ratings from points per hand (least squares)"
+    _title(ax, what, played)
     return fig
+
+
+def _hatch(ax: Axes, cells: np.ndarray) -> None:
+    """Hatch the cells (row, column) whose value lies beyond the colour scale."""
+    from matplotlib.patches import Rectangle
+
+    for i, j in zip(*np.nonzero(cells), strict=True):
+        ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="//", edgecolor="#ffffff80", lw=0))
 
 
 def sweep_chart(rows: pd.DataFrame, param: str, figure: str, played: str = "", ax: Axes | None = None) -> Figure:
@@ -334,9 +372,12 @@ def knock_deadwood_chart(counts: pd.DataFrame, played: str = "", ax: Axes | None
     fig, ax = _figure(ax, (max(7.5, 2.8 + 0.42 * len(cols) + _label_width(labels)), max(3.6, 2.2 + 0.45 * n)))
     total = counts.sum(axis=1).replace(0, np.nan)
     shares = counts.div(total, axis=0).to_numpy(dtype=float)
-    top = float(np.nanmax(shares)) if np.isfinite(shares).any() else 1.0
-    img = ax.imshow(shares, cmap="Blues", vmin=0, vmax=top or 1.0, aspect="auto")
+    scale = rows_scale(shares)  # robust to one outlier row (ginsim.analysis.scales)
+    top = scale.limit or 1.0
+    img = ax.imshow(shares, cmap="Blues", vmin=0, vmax=top, aspect="auto")
     ax.set_facecolor("#e0e0e0")
+    clipped = np.isfinite(shares) & (shares > top * (1 + 1e-9))
+    _hatch(ax, clipped)
     fs = _font(max(n, len(cols) // 2))
     for i in range(n):
         for j in range(len(cols)):
@@ -346,9 +387,10 @@ def knock_deadwood_chart(counts: pd.DataFrame, played: str = "", ax: Axes | None
                 ax.text(j, i, f"{100 * v:.0f}", **_CELL, fontsize=max(7.0, fs - 1), color=color)
     ax.set_xticks(range(len(cols)), labels=[str(c) for c in cols], fontsize=fs)
     ax.set_yticks(range(n), labels=labels, fontsize=fs)
-    bar = fig.colorbar(img, ax=ax, shrink=0.8)
+    bar = fig.colorbar(img, ax=ax, shrink=0.8, extend="max" if clipped.any() else "neither")
     bar.ax.yaxis.set_major_formatter(PercentFormatter(1.0))
-    bar.set_label("share of its knocks (%)")
+    where = f"\n(scaled without {counts.index[scale.outlier]}; hatched cells lie above)" if clipped.any() else ""
+    bar.set_label("share of its knocks (%)" + where)
     ax.set_xlabel("deadwood when knocking (points; 0 = gin)")
     _title(ax, "Deadwood at knock (cells: % of the strategy's knocks)", played)
     return fig
@@ -369,14 +411,20 @@ def sprt_chart(trace: pd.DataFrame, result: dict[str, Any], played: str = "", ax
     ax.text(
         0,
         upper,
-        f" accept H1 (elo1={result['elo1']:g}): {upper:.2f}",
+        f" accept H1 (p1={result['p1']:g} points/hand): {upper:.2f}",
         va="bottom",
         ha="left",
         fontsize=9,
         color="#2171b5",
     )
     ax.text(
-        0, lower, f" accept H0 (elo0={result['elo0']:g}): {lower:.2f}", va="top", ha="left", fontsize=9, color="#cb181d"
+        0,
+        lower,
+        f" accept H0 (p0={result['p0']:g} points/hand): {lower:.2f}",
+        va="top",
+        ha="left",
+        fontsize=9,
+        color="#cb181d",
     )
     ax.plot(hands, llr, color="#252525", lw=1.6, marker="o" if len(hands) <= 60 else None, ms=3)
     if len(hands):

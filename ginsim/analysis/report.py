@@ -6,8 +6,10 @@ from __future__ import annotations
 import pandas as pd
 
 from ginsim.analysis.figures import RATINGS, REPORT, SPRT_TRACE, SUMMARY, Analysis, matrix
+from ginsim.analysis.forfeits import forfeit_lines
 from ginsim.analysis.format import fmt_points, fmt_rate, num, text_table
 from ginsim.analysis.markdown import report_markdown
+from ginsim.analysis.ratings import GAMES_MODEL, POINTS_MODEL
 from ginsim.analysis.sprt import describe
 from ginsim.analysis.stats import RATE_FIGURES
 from ginsim.run.atomic import write_atomic, write_text_atomic
@@ -32,16 +34,16 @@ def summary_rows(a: Analysis) -> list[dict[str, str]]:
         if "value" in a.summary:
             row[str(r.param) or "value"] = str(r.value)
         row["hands"] = f"{r.hands:,}"
-        row["points/hand"] = fmt_points(r)
+        row["points_per_hand"] = fmt_points(r)
         for name in RATE_FIGURES:
             row[name] = fmt_rate(r, name)
-        row["knock dw"] = num(r.mean_knock_deadwood, 1)
-        row["turns"] = num(r.mean_turns, 1)
+        row["mean_knock_deadwood"] = num(r.mean_knock_deadwood, 1)
+        row["mean_turns"] = num(r.mean_turns, 1)
         if "game_win_rate" in a.summary:
             row["game_win_rate"] = fmt_rate(r, "game_win_rate")
         if "points_per_game" in a.summary:
-            row["points/game"] = fmt_points(r, "points_per_game")
-            row["hands/game"] = num(r.hands_per_game, 1)
+            row["points_per_game"] = fmt_points(r, "points_per_game")
+            row["hands_per_game"] = num(r.hands_per_game, 1)
         if r.forfeits:
             row["forfeits"] = str(r.forfeits)
         rows.append(row)
@@ -59,25 +61,34 @@ def terminal_digest(a: Analysis) -> str:
         out.append("note: played with a clock (time_per_hand): results depend on the machine")
     if m.stopped:
         out.append(describe(m.stopped))
+    out += forfeit_lines(a.forfeits, a.folder)
     rows = summary_rows(a)
     if m.kind == "roundrobin":
         if a.ratings is not None:
+            games = "games_won" in a.ratings
+            fmt = "{:+.0f}" if games else "{:+.2f}"
             rr = [
                 {
                     "rank": str(i + 1),
                     "strategy": r.strategy,
-                    "rating": f"{r.rating:+.0f}",
-                    "95% interval": f"[{r.rating_lo:+.0f}, {r.rating_hi:+.0f}]",
+                    "rating": fmt.format(r.rating),
+                    "95% interval": f"[{fmt.format(r.rating_lo)}, {fmt.format(r.rating_hi)}]",
                 }
                 for i, r in enumerate(a.ratings.itertuples(index=False))
             ]
-            out.append("\nratings (Bradley-Terry, Elo scale, mean 0)")
+            out.append("\nratings (" + (GAMES_MODEL if games else POINTS_MODEL) + ")")
             out.append(text_table(rr))
-        out.append("\npoints per hand (row against column)")
+        if "game_win_rate" in a.summary:  # the figure a player at the table cares about
+            out.append("\ngame_win_rate (row against column)")
+            out.append(matrix_text(a, "game_win_rate"))
+        out.append("\npoints_per_hand (row against column)")
         out.append(matrix_text(a, "points_per_hand"))
     else:
+        if m.kind == "sweep" and "value" in a.summary:  # the swept side only, not both mirrored rows
+            rows = [row for row, v in zip(rows, a.summary["value"], strict=True) if str(v) != ""]
         cols = [c for c in rows[0]] if rows else None
-        keep = [c for c in (cols or []) if c not in ("undercuts_made_rate", "draw_rate", "knock dw", "turns")]
+        drop = ("undercuts_made_rate", "draw_rate", "mean_knock_deadwood", "mean_turns")
+        keep = [c for c in (cols or []) if c not in drop]
         out.append("")
         out.append(text_table(rows, keep))
     if note := forfeit_note(a.folder):
@@ -94,6 +105,7 @@ def matrix_text(a: Analysis, figure: str) -> str:
         row = {"": n}
         for c in names:
             v = m.loc[n, c]
-            row[c] = "·" if n == c else ("—" if pd.isna(v) else f"{v:+.2f}")
+            text = f"{100 * v:.1f}%" if figure.endswith("rate") else f"{v:+.2f}"
+            row[c] = "·" if n == c else ("—" if pd.isna(v) else text)
         rows.append(row)
     return text_table(rows, ["", *names])

@@ -1,26 +1,21 @@
 """Sequential probability ratio test (SPRT): stop a match as soon as the answer is known.
 
-The unit is a duplicate deal pair: one deck played twice with the seats swapped. Each
-hand is scored from the side of A (the match's first strategy): 1 if A won it (``winner``
-is A's seat ``seat_a``; a forfeit by B counts), 0 if B won it, ½ otherwise (a draw, R23).
-A pair's score is the mean of its two hands, so a pair is one of five outcomes
+The unit is a duplicate deal pair: one deck played twice with the seats swapped. The test
+is on points, the figure that decides strength in hand mode (docs/METRICS.md; issue 15):
+a pair's value ``x`` is A's net points per hand over its two hands (A the match's first
+strategy: + what A scored, − what B scored, a forfeit at its forfeit points), so the mean
+of ``x`` over pairs is A's ``points_per_hand`` against B.
 
-    0 (both lost) · ¼ (one lost, one drawn) · ½ (both drawn, or one won and one lost)
-    · ¾ (one won, one drawn) · 1 (both won)
+H0 says A's mean points per hand against B is ``p0``, H1 says ``p1`` (``p1 > p0``). Pair
+values are independent and, summed over hundreds of pairs, close to normal, so the test
+is the normal-approximation generalized SPRT: its log-likelihood ratio after N pairs with
+mean x̄ and variance σ̂² is
 
-counted as the pentanomial ``[n0, n1, n2, n3, n4]``. The Elo model is logistic Elo of
-the per-hand score: an expected score ``s`` is ``400·log10(s / (1 − s))`` Elo, so the mean
-pair score estimates A's score and its Elo against B.
+    LLR = N · (p1 − p0) · (2·x̄ − p0 − p1) / (2·σ̂²)
 
-The test is the generalized SPRT used by chess engine testing (Fishtest's
-``LLR_logistic``, after M. Van den Bergh): H0 says A's score is ``L(elo0)``, H1 says
-``L(elo1)`` (``L`` the logistic curve). Its log-likelihood ratio is
-``N · Σ pᵢ · ln(p1ᵢ / p0ᵢ)``, where ``p`` is the empirical distribution of the N pairs over
-the five outcomes (an empty cell counts as 0.001 pairs, Fishtest's regularization) and
-``p0``, ``p1`` are the maximum-likelihood distributions on the same outcomes whose mean
-is ``L(elo0)``, ``L(elo1)``: ``pᵢ / (1 + λ·(xᵢ − s))`` with λ solving the constraint. The
-test accepts H1 once the LLR reaches ``ln((1 − β) / α)`` and H0 once it falls to
-``ln(β / (1 − α))``.
+(the log ratio of the two normal likelihoods with the variance estimated). It accepts H1
+once the LLR reaches ``ln((1 − β) / α)`` and H0 once it falls to ``ln(β / (1 − α))``.
+A chunk is reduced to three sums (pairs, Σx, Σx²), so the state is exact and small.
 
 ``SPRT`` is a ``StopRule`` of ginsim.run.sequential, which plays the chunks and reads
 them in order, so the decision is the same whatever ``--jobs`` or the backend.
@@ -44,18 +39,18 @@ if TYPE_CHECKING:
 
     from ginsim.run.plan import RunPlan
 
-PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
-"""The pair score of each pentanomial outcome (A's mean score over the two hands)."""
-OUTCOME_NAMES = ("LL", "LD", "DD+WL", "WD", "WW")
-EPSILON = 1e-3  # pairs counted in an empty cell (Fishtest's regularization)
 SPRT_CHUNK = 100
 """Deals (so 200 hands) per chunk of an SPRT run unless ``--chunk`` says otherwise:
 small, so the test can stop soon after it decides."""
 Z95 = 1.959963984540054
-LOG_COLUMNS = ["deal", "seat_a", "winner"]
+LOG_COLUMNS = ["deal", "seat_a", "winner", "points"]
 H0_ACCEPTED = "H0 accepted"
 H1_ACCEPTED = "H1 accepted"
 UNDECIDED = "no decision"
+MIN_VARIANCE = 1e-9
+"""Floor of the pair values' variance (only reached when every pair scored alike)."""
+KEYS = ("p0", "p1", "alpha", "beta")
+LEGACY_KEYS = ("elo0", "elo1")
 
 
 class SPRTError(RunError):
@@ -63,156 +58,110 @@ class SPRTError(RunError):
 
 
 # -- the statistics ----------------------------------------------------------------------
-def logistic(elo: float) -> float:
-    """Expected score at ``elo`` logistic Elo."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
-
-
-def elo_of(score: float) -> float:
-    """Logistic Elo of an expected score (±inf at 1 and 0, nan outside [0, 1])."""
-    if not 0.0 <= score <= 1.0 or math.isnan(score):
-        return math.nan
-    if score >= 1.0:
-        return math.inf
-    if score <= 0.0:
-        return -math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
-
-
 def bounds(alpha: float, beta: float) -> tuple[float, float]:
     """The LLR bounds (lower: accept H0, upper: accept H1)."""
     return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
 
 
-def regularize(counts: Sequence[float]) -> list[float]:
-    """Counts with every empty cell set to ``EPSILON``."""
-    return [float(c) if c > 0 else EPSILON for c in counts]
+def moments(counts: Sequence[float]) -> tuple[float, float, float]:
+    """(pairs, mean, variance over pairs, the 1/N form) of the sums (N, Σx, Σx²)."""
+    n, sx, sxx = (float(c) for c in counts)
+    if n <= 0:
+        return 0.0, math.nan, math.nan
+    mean = sx / n
+    return n, mean, max(sxx / n - mean * mean, 0.0)
 
 
-def mle_expected(values: Sequence[float], probs: Sequence[float], s: float) -> list[float]:
-    """The distribution on ``values`` closest in likelihood to ``probs`` whose mean is ``s``:
-    ``probs[i] / (1 + λ·(values[i] − s))``, λ found by bisection on the secular equation
-    ``Σ probs[i]·(values[i] − s) / (1 + λ·(values[i] − s)) = 0`` (its left side falls with λ).
-    Needs ``min(values) < s < max(values)`` and every prob > 0."""
-    d = [v - s for v in values]
-    lo, hi = -1.0 / max(d), -1.0 / min(d)  # the poles: 1 + λ·d must stay > 0
-
-    def f(lam: float) -> float:
-        return sum(p * di / (1.0 + lam * di) for p, di in zip(probs, d, strict=True))
-
-    while hi - lo > 1e-15:
-        mid = 0.5 * (lo + hi)
-        if mid in (lo, hi):
-            break
-        if f(mid) > 0:
-            lo = mid
-        else:
-            hi = mid
-    lam = 0.5 * (lo + hi)
-    return [p / (1.0 + lam * di) for p, di in zip(probs, d, strict=True)]
+def llr_normal(counts: Sequence[float], p0: float, p1: float) -> float:
+    """The normal GSPRT log-likelihood ratio of mean ``p1`` against ``p0`` for the pair
+    sums ``counts`` = (N, Σx, Σx²): ``N·(p1 − p0)·(2x̄ − p0 − p1) / (2σ̂²)``; 0 below 2 pairs."""
+    n, mean, var = moments(counts)
+    if n < 2:
+        return 0.0
+    return n * (p1 - p0) * (2 * mean - p0 - p1) / (2 * max(var, MIN_VARIANCE))
 
 
-def llr(counts: Sequence[float], s0: float, s1: float, values: Sequence[float] = PAIR_SCORES) -> float:
-    """Generalized log-likelihood ratio of mean score ``s1`` against ``s0`` for ``counts``
-    observations of ``values`` (already regularized: every count > 0)."""
-    n = float(sum(counts))
-    probs = [c / n for c in counts]
-    p0 = mle_expected(values, probs, s0)
-    p1 = mle_expected(values, probs, s1)
-    return n * sum(p * math.log(b / a) for p, a, b in zip(probs, p0, p1, strict=True))
-
-
-def llr_logistic(counts: Sequence[float], elo0: float, elo1: float) -> float:
-    """The pentanomial GSPRT LLR of H1 (``elo1``) against H0 (``elo0``), logistic Elo."""
-    return llr(regularize(counts), logistic(elo0), logistic(elo1))
-
-
-def llr_normal(counts: Sequence[float], elo0: float, elo1: float) -> float:
-    """The normal approximation of the same LLR: ``N·(s1 − s0)·(2ŝ − s0 − s1) / (2σ̂²)``,
-    ŝ and σ̂² the mean and variance of the (regularized) pair scores."""
-    c = regularize(counts)
-    n = sum(c)
-    mean = sum(ci * x for ci, x in zip(c, PAIR_SCORES, strict=True)) / n
-    var = sum(ci * (x - mean) ** 2 for ci, x in zip(c, PAIR_SCORES, strict=True)) / n
-    s0, s1 = logistic(elo0), logistic(elo1)
-    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
-
-
-def elo_estimate(counts: Sequence[float]) -> tuple[float, float, float]:
-    """A's logistic Elo from the mean pair score, with a 95% interval (mean ± 1.96·SE over
-    pairs, each end put through the logistic transform); nan without pairs."""
-    n = float(sum(counts))
+def points_estimate(counts: Sequence[float]) -> tuple[float, float, float]:
+    """A's points per hand against B (the mean pair value) with a 95% interval, mean ±
+    1.96·SE over pairs (SE with the N − 1 variance); nan without pairs."""
+    n, mean, var = moments(counts)
     if n <= 0:
         return math.nan, math.nan, math.nan
-    mean = sum(c * x for c, x in zip(counts, PAIR_SCORES, strict=True)) / n
-    var = sum(c * (x - mean) ** 2 for c, x in zip(counts, PAIR_SCORES, strict=True)) / n
-    half = Z95 * math.sqrt(var / n)
-    return elo_of(mean), elo_of(max(0.0, mean - half)), elo_of(min(1.0, mean + half))
+    if n < 2:
+        return mean, math.nan, math.nan
+    half = Z95 * math.sqrt(var * n / (n - 1) / n)
+    return mean, mean - half, mean + half
 
 
-def pentanomial(log: Mapping[str, Any]) -> np.ndarray:
-    """The pentanomial counts of hand-log rows (columns ``deal``, ``seat_a``, ``winner``;
-    both hands of each deal present): how many deal pairs A scored 0, ¼, ½, ¾, 1 in."""
+def pair_sums(log: Mapping[str, Any]) -> np.ndarray:
+    """(pairs, Σx, Σx²) of hand-log rows (columns ``deal``, ``seat_a``, ``winner``,
+    ``points``; both hands of each deal present), x a pair's mean net points for A."""
     deal = np.asarray(log["deal"], dtype=np.int64)
     if len(deal) == 0:
-        return np.zeros(5, dtype=np.int64)
+        return np.zeros(3, dtype=np.float64)
     seat_a = np.asarray(log["seat_a"], dtype=np.int64)
     winner = np.asarray(log["winner"], dtype=np.int64)
-    half_points = np.where(winner == seat_a, 2, np.where(winner < 0, 1, 0))  # 2·score of one hand
+    points = np.asarray(log["points"], dtype=np.float64)
+    net = np.where(winner == seat_a, points, np.where(winner < 0, 0.0, -points))
     _, inverse, sizes = np.unique(deal, return_inverse=True, return_counts=True)
     if (sizes != 2).any():
         raise RunError("the SPRT needs both hands of every deal pair (duplicate deals)")
-    pair = np.bincount(inverse, weights=half_points).astype(np.int64)  # 0..4
-    return np.bincount(pair, minlength=5).astype(np.int64)
+    x = np.bincount(inverse, weights=net) / 2.0
+    return np.array([float(len(x)), float(x.sum()), float((x * x).sum())])
 
 
 # -- the test ----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class SPRT:
-    """H0: A is ``elo0`` logistic Elo stronger than B; H1: ``elo1``; error rates α, β."""
+    """H0: A nets ``p0`` points per hand against B; H1: ``p1``; error rates α, β."""
 
-    elo0: float = 0.0
-    elo1: float = 5.0
+    p0: float = 0.0
+    p1: float = 0.5
     alpha: float = 0.05
     beta: float = 0.05
 
     def __post_init__(self) -> None:
-        for name in ("elo0", "elo1", "alpha", "beta"):
+        for name in KEYS:
             v = getattr(self, name)
             if not isinstance(v, int | float) or isinstance(v, bool) or not math.isfinite(v):
                 raise SPRTError(f"--sprt: {name} must be a finite number, not {v!r}")
-        if self.elo1 <= self.elo0:
-            raise SPRTError(f"--sprt: elo1 ({self.elo1:g}) must be greater than elo0 ({self.elo0:g})")
+        if self.p1 <= self.p0:
+            raise SPRTError(f"--sprt: p1 ({self.p1:g}) must be greater than p0 ({self.p0:g})")
         for name in ("alpha", "beta"):
             v = getattr(self, name)
             if not 0 < v < 1:
                 raise SPRTError(f"--sprt: {name} must be between 0 and 1 (exclusive), not {v:g}")
         if self.alpha + self.beta >= 1:
             raise SPRTError(f"--sprt: alpha + beta must be below 1, not {self.alpha + self.beta:g}")
-        if abs(self.elo0) > 2000 or abs(self.elo1) > 2000:
-            raise SPRTError("--sprt: elo0 and elo1 must lie within ±2000")
+        if abs(self.p0) > 200 or abs(self.p1) > 200:
+            raise SPRTError("--sprt: p0 and p1 (points per hand) must lie within ±200")
 
     @classmethod
     def parse(cls, text: str) -> SPRT:
-        """``elo0=0,elo1=5[,alpha=0.05,beta=0.05]``; SPRTError says what is wrong."""
-        keys = ("elo0", "elo1", "alpha", "beta")
+        """``p0=0,p1=0.5[,alpha=0.05,beta=0.05]`` (points per hand); SPRTError says what
+        is wrong, and the old hand-win keys ``elo0``/``elo1`` are refused by name."""
         values: dict[str, float] = {}
         for item in text.split(","):
             key, sep, value = item.partition("=")
             key = key.strip()
             if not sep or not key or not value.strip():
-                raise SPRTError(f"--sprt: expected elo0=E0,elo1=E1[,alpha=A,beta=B], not {text!r}")
-            if key not in keys:
-                raise SPRTError(f"--sprt: unknown key {key!r} (keys: {', '.join(keys)})")
+                raise SPRTError(f"--sprt: expected p0=P0,p1=P1[,alpha=A,beta=B] (points per hand), not {text!r}")
+            if key in LEGACY_KEYS:
+                raise SPRTError(
+                    f"--sprt: {key} is gone: the test is on points per hand now, not hand-win Elo "
+                    "(give p0=P0,p1=P1, e.g. --sprt p0=0,p1=0.5; docs/sprt.md)"
+                )
+            if key not in KEYS:
+                raise SPRTError(f"--sprt: unknown key {key!r} (keys: {', '.join(KEYS)})")
             if key in values:
                 raise SPRTError(f"--sprt: {key} is given twice")
             try:
                 values[key] = float(value)
             except ValueError:
                 raise SPRTError(f"--sprt: {key} must be a number, not {value.strip()!r}") from None
-        missing = [k for k in ("elo0", "elo1") if k not in values]
+        missing = [k for k in ("p0", "p1") if k not in values]
         if missing:
-            raise SPRTError(f"--sprt: {' and '.join(missing)} missing (e.g. --sprt elo0=0,elo1=5)")
+            raise SPRTError(f"--sprt: {' and '.join(missing)} missing (e.g. --sprt p0=0,p1=0.5)")
         return cls(**values)
 
     @property
@@ -224,10 +173,10 @@ class SPRT:
         return bounds(self.alpha, self.beta)[1]
 
     def hypotheses(self) -> str:
-        return f"elo0={self.elo0:g}, elo1={self.elo1:g}, alpha={self.alpha:g}, beta={self.beta:g}"
+        return f"p0={self.p0:g}, p1={self.p1:g} points per hand, alpha={self.alpha:g}, beta={self.beta:g}"
 
     def llr(self, counts: Sequence[float]) -> float:
-        return llr_logistic(counts, self.elo0, self.elo1) if sum(counts) > 0 else 0.0
+        return llr_normal(counts, self.p0, self.p1)
 
     def decide(self, value: float) -> str:
         if value >= self.upper:
@@ -240,14 +189,14 @@ class SPRT:
         """The state of the test after ``counts`` (what the manifest keeps as "stopped")."""
         value = self.llr(counts)
         decision = self.decide(value)
-        elo, lo, hi = elo_estimate(counts)
-        pairs = int(sum(counts))
+        pts, lo, hi = points_estimate(counts)
+        pairs = int(counts[0])
         return {
             "test": "sprt",
-            "model": "pentanomial GSPRT on duplicate deal pairs, logistic Elo of the per-hand score",
+            "model": "normal GSPRT on the mean net points per hand of duplicate deal pairs",
             "hypotheses": self.hypotheses(),
-            "elo0": self.elo0,
-            "elo1": self.elo1,
+            "p0": self.p0,
+            "p1": self.p1,
             "alpha": self.alpha,
             "beta": self.beta,
             "decision": decision,
@@ -255,28 +204,28 @@ class SPRT:
             "chunks": chunks,
             "pairs": pairs,
             "hands": 2 * pairs,
-            "pentanomial": [int(c) for c in counts],
+            "sums": [float(c) for c in counts],
             "llr": round(value, 6),
             "lower": round(self.lower, 6),
             "upper": round(self.upper, 6),
-            "elo": _json_float(elo),
-            "elo_lo": _json_float(lo),
-            "elo_hi": _json_float(hi),
+            "points": _json_float(pts),
+            "points_lo": _json_float(lo),
+            "points_hi": _json_float(hi),
         }
 
     @classmethod
     def from_result(cls, result: Mapping[str, Any]) -> SPRT:
-        return cls(float(result["elo0"]), float(result["elo1"]), float(result["alpha"]), float(result["beta"]))
+        return cls(float(result["p0"]), float(result["p1"]), float(result["alpha"]), float(result["beta"]))
 
     # -- the runner's StopRule (ginsim.run.sequential) ----------------------------------
     def check_plan(self, plan: RunPlan) -> None:
         check_plan(plan)
 
     def empty_counts(self) -> np.ndarray:
-        return np.zeros(5, dtype=np.int64)
+        return np.zeros(3, dtype=np.float64)
 
     def chunk_counts(self, arrays: Mapping[str, np.ndarray]) -> np.ndarray:
-        return pentanomial(arrays)
+        return pair_sums(arrays)
 
     def file_counts(self, path: Path) -> np.ndarray:
         return read_chunk_counts(path)
@@ -286,6 +235,11 @@ class SPRT:
 
     def status(self, counts: np.ndarray) -> str:
         return f"LLR {self.llr(counts):+.2f} [{self.lower:.2f}, {self.upper:.2f}]"
+
+
+def is_points_test(result: Mapping[str, Any]) -> bool:
+    """Whether a manifest's test is this one (runs from before issue 15 tested hand wins)."""
+    return "p0" in result and "p1" in result
 
 
 def check_plan(plan: RunPlan) -> None:
@@ -298,32 +252,36 @@ def check_plan(plan: RunPlan) -> None:
 
 
 def read_chunk_counts(path: Path) -> np.ndarray:
-    return pentanomial(read_chunk(path, LOG_COLUMNS))
+    return pair_sums(read_chunk(path, LOG_COLUMNS))
 
 
-def trace(folder: Path, result: Mapping[str, Any]) -> pd.DataFrame:
+def trace(folder: Path, result: Mapping[str, Any]) -> pd.DataFrame | None:
     """The test after each chunk of a run folder, in chunk order: chunk, hands, pairs,
-    llr, elo, elo_lo, elo_hi (what the LLR chart and sprt.csv show)."""
+    llr, points, points_lo, points_hi (what the LLR chart and sprt.csv show); None for a
+    run whose test was on hand wins (before issue 15)."""
     import pandas as pd
 
+    if not is_points_test(result):
+        return None
     test = SPRT.from_result(result)
-    counts = np.zeros(5, dtype=np.int64)
-    rows = [{"chunk": -1, "hands": 0, "pairs": 0, "llr": 0.0, "elo": math.nan, "elo_lo": math.nan, "elo_hi": math.nan}]
+    counts = test.empty_counts()
+    nan = math.nan
+    rows = [{"chunk": -1, "hands": 0, "pairs": 0, "llr": 0.0, "points": nan, "points_lo": nan, "points_hi": nan}]
     for i, path in enumerate(chunk_files(folder)):
         if path.name != chunk_path(folder, 0, i).name:
             break  # a gap: only the contiguous prefix counts
         counts = counts + read_chunk_counts(path)
-        elo, lo, hi = elo_estimate(counts)
-        pairs = int(counts.sum())
+        pts, lo, hi = points_estimate(counts)
+        pairs = int(counts[0])
         rows.append(
             {
                 "chunk": i,
                 "hands": 2 * pairs,
                 "pairs": pairs,
                 "llr": test.llr(counts),
-                "elo": elo,
-                "elo_lo": lo,
-                "elo_hi": hi,
+                "points": pts,
+                "points_lo": lo,
+                "points_hi": hi,
             }
         )
     return pd.DataFrame(rows)
@@ -331,9 +289,11 @@ def trace(folder: Path, result: Mapping[str, Any]) -> pd.DataFrame:
 
 def summary_columns(result: Mapping[str, Any]) -> dict[str, Any]:
     """The ``sprt_*`` columns that summary.csv gives the row of A (the tested strategy)."""
+    if not is_points_test(result):
+        return {"sprt_decision": result.get("decision", "")}
     return {
-        "sprt_elo0": result["elo0"],
-        "sprt_elo1": result["elo1"],
+        "sprt_p0": result["p0"],
+        "sprt_p1": result["p1"],
         "sprt_alpha": result["alpha"],
         "sprt_beta": result["beta"],
         "sprt_decision": result["decision"],
@@ -341,20 +301,21 @@ def summary_columns(result: Mapping[str, Any]) -> dict[str, Any]:
         "sprt_llr": result["llr"],
         "sprt_lower": result["lower"],
         "sprt_upper": result["upper"],
-        "sprt_elo": as_float(result["elo"]),
-        "sprt_elo_lo": as_float(result["elo_lo"]),
-        "sprt_elo_hi": as_float(result["elo_hi"]),
-        "sprt_pentanomial": " ".join(str(c) for c in result.get("pentanomial", [])),
+        "sprt_points": as_float(result["points"]),
+        "sprt_points_lo": as_float(result["points_lo"]),
+        "sprt_points_hi": as_float(result["points_hi"]),
     }
 
 
 def describe(result: Mapping[str, Any]) -> str:
     """The test's outcome in one line (terminal digest)."""
+    if not is_points_test(result):
+        return f"SPRT on hand wins (a run from before issue 15): {result.get('decision', '')}"
     return (
         f"SPRT ({result['hypotheses']}): {result['decision']} after {result['hands']:,} hands "
         f"({result['pairs']:,} deal pairs); LLR {result['llr']:.3f} in [{result['lower']:.3f}, "
-        f"{result['upper']:.3f}]; Elo {as_float(result['elo']):+.1f} "
-        f"(95% {as_float(result['elo_lo']):+.1f} to {as_float(result['elo_hi']):+.1f})"
+        f"{result['upper']:.3f}]; points per hand {as_float(result['points']):+.2f} "
+        f"(95% {as_float(result['points_lo']):+.2f} to {as_float(result['points_hi']):+.2f})"
     )
 
 

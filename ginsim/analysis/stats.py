@@ -4,7 +4,8 @@ The log is read one chunk file at a time and reduced to sums per (pairing, side)
 memory stays flat however many hands a run holds. Every figure and interval is then a
 function of those sums: rates with Wilson intervals, points per hand with a ratio
 estimator's standard error over clusters (a deal pair with duplicate deals, a game or a
-game pair in game mode, a hand otherwise), and Bradley-Terry ratings for round-robins.
+game pair in game mode, a hand otherwise), and Bradley-Terry ratings (used on game wins by
+ginsim.analysis.ratings).
 """
 
 from __future__ import annotations
@@ -281,19 +282,3 @@ def bradley_terry(names: list[str], wins: np.ndarray, prior: float = 0.5, iterat
         }
     )
     return out.sort_values("rating", ascending=False, ignore_index=True)
-
-
-def pairwise_wins(
-    sums: dict[tuple[int, int], dict[str, float]], pairings: list[PairingRecord], names: list[str]
-) -> np.ndarray:
-    """wins[i, j]: hands names[i] won against names[j] (draws left out)."""
-    idx = {n: i for i, n in enumerate(names)}
-    wins = np.zeros((len(names), len(names)))
-    for p in pairings:
-        for side in (0, 1):
-            s = sums.get((p.index, side))
-            if s is None:
-                continue
-            me, opp = (p.label_a, p.label_b) if side == 0 else (p.label_b, p.label_a)
-            wins[idx[me], idx[opp]] += s["wins"]
-    return wins

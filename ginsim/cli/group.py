@@ -49,7 +49,12 @@ def main(argv: list[str] | None = None) -> None:
     and exit status 2; an interruption (Ctrl-C or SIGTERM, at any stage) one line and 130."""
     from ginsim.run.interrupt import EXIT_INTERRUPTED, sigterm_as_interrupt
 
-    set_argv(list(argv) if argv is not None else sys.argv[1:])
+    args = list(argv) if argv is not None else sys.argv[1:]
+    set_argv(args)
+    if not args:  # plain ``ginsim``: its help on stdout and exit 0, as ``ginsim --help``
+        with cli.make_context("ginsim", ["--help"], resilient_parsing=True) as ctx:
+            click.echo(ctx.get_help())
+        sys.exit(0)
     warnings.showwarning = _one_line_warning
     try:
         with sigterm_as_interrupt():

@@ -4,6 +4,7 @@ ginsim.terminal.replay."""
 from __future__ import annotations
 
 import secrets
+import shutil
 import sys
 from pathlib import Path
 
@@ -44,7 +45,7 @@ def play(
     from ginsim.engine.registry import parse_spec
     from ginsim.engine.rules import build_rules
     from ginsim.terminal.play import Console, TerminalGame
-    from ginsim.terminal.textview import Style
+    from ginsim.terminal.textview import Style, wrap_text
 
     rules = build_rules(rules_file, rule_options)
     if clock is not None:
@@ -56,8 +57,11 @@ def play(
         line = stdin.readline()
         return line.rstrip("\r\n") if line else None
 
-    def write(text: str, nl: bool = True) -> None:
-        click.echo(text, nl=nl)
+    wrap = sys.stdout.isatty()  # a terminal has a width; a pipe or a file keeps whole lines
+
+    def write(text: str, nl: bool = True) -> None:  # wrapped to the terminal, at spaces only
+        width = shutil.get_terminal_size((100, 24)).columns - 1 if wrap else 0
+        click.echo(wrap_text(text, width), nl=nl)
 
     console = Console(read, write, Style(color()), echo_input=not stdin.isatty())
     TerminalGame(rules, spec, secrets.randbelow(2**31) if seed is None else seed, console).run()

@@ -46,9 +46,9 @@ def _start_run(kind: str, target: dict[str, Any], kw: dict[str, Any], sprt: str 
 @click.option(
     "--sprt",
     default=None,
-    metavar="elo0=0,elo1=5[,alpha=0.05,beta=0.05]",
-    help="Stop as soon as a sequential probability ratio test on deal pairs decides between H0 (A is elo0 "
-    "logistic Elo stronger than B) and H1 (elo1); --hands is then the most to play (default 1000000). "
+    metavar="p0=0,p1=0.5[,alpha=0.05,beta=0.05]",
+    help="Stop as soon as a sequential probability ratio test on deal pairs decides between H0 (A nets p0 "
+    "points per hand against B) and H1 (p1); --hands is then the most to play (default 1000000). "
     "See docs/sprt.md.",
 )
 def match(a: str, b: str, sprt: str | None, **kw: Any) -> None:
@@ -59,7 +59,7 @@ def match(a: str, b: str, sprt: str | None, **kw: Any) -> None:
       ginsim match simple random --hands 20000
       ginsim match threshold:knock_at=6 simple --games 2000 --seed 7
       ginsim match my_bot.py:MyBot simple --hands 100000 --out results/mybot
-      ginsim match threshold:knock_at=5 simple --sprt elo0=0,elo1=10
+      ginsim match threshold:knock_at=5 simple --sprt p0=0,p1=1
     """
     _start_run("match", {"a": a, "b": b}, kw, sprt)
 
@@ -68,7 +68,7 @@ def match(a: str, b: str, sprt: str | None, **kw: Any) -> None:
 @click.argument("strategies", nargs=-1, required=True)
 @run_options
 def roundrobin(strategies: tuple[str, ...], **kw: Any) -> None:
-    """Play every pair of the listed strategies; rate them (Bradley-Terry).
+    """Play every pair of the listed strategies; rate them (points per hand, or game wins with --games).
 
     \b
     Examples:

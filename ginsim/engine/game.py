@@ -67,6 +67,11 @@ class Game:
         self.running.append(self.score_pair())
         self.hands += 1
         if result.outcome == FORFEIT:
+            # R25/R26: the forfeiter loses the game; the hand's forfeit points count
+            # for the opponent like any won hand's, so game totals agree with the log
+            self.points[result.winner] += result.points
+            self.boxes[result.winner] += 1
+            self.scores[result.winner] += result.points + self.box
             self.winner, self.ended = result.winner, "forfeit"
             return
         if result.winner >= 0:

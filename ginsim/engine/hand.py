@@ -87,6 +87,12 @@ class HandResult(NamedTuple):
 
 _ENDINGS: Final = {KNOCK_WON: "knock", UNDERCUT: "undercut (knock)", GIN: "gin", BIG_GIN: "big gin"}
 
+FORFEIT_DEADWOOD: Final = 100
+"""A forfeited hand scores for the opponent as a gin against this much deadwood (no ten
+cards count more: ten cards of at most 10 each), with the rules' largest bonus and the
+hand's multiplier, so forfeiting never scores better than any legal end of the hand
+(docs/METRICS.md)."""
+
 MAX_TURNS: Final = 500
 """A hand where the stock stops shrinking because both players keep taking each other's
 discards could go on forever; at this many turns it ends as a draw. Ordinary hands end
@@ -117,6 +123,14 @@ def _engine_tables(max_run_length: int | None) -> MeldTables:
     if t is None:
         t = _ENGINE_TABLES[max_run_length] = tables_for(max_run_length).copy()
     return t
+
+
+def forfeit_points(rules: Rules, multiplier: int = 1) -> int:
+    """What the opponent of a forfeiting seat scores for the hand (docs/METRICS.md): a
+    gin against ``FORFEIT_DEADWOOD`` with the largest of the rules' bonuses, times the
+    hand's multiplier (R30). No legal showdown scores more."""
+    bonus = max(rules.gin_bonus, rules.undercut_bonus, rules.big_gin_bonus or 0)
+    return (bonus + FORFEIT_DEADWOOD) * multiplier
 
 
 class Forfeit(Exception):
@@ -568,12 +582,13 @@ class Hand:
         return res
 
     def forfeit(self, seat: int, kind: str, reason: str) -> HandResult:
-        """R25/R26: ``seat`` forfeits the hand (and its game); the opponent wins it."""
+        """R25/R26: ``seat`` forfeits the hand (and its game); the opponent wins it and
+        scores ``forfeit_points`` (more than any legal end of this hand could give it)."""
         res = HandResult(
             outcome=FORFEIT,
             knocker=-1,
             winner=1 - seat,
-            points=0,
+            points=forfeit_points(self.rules, self.multiplier),
             knocker_deadwood=0,
             defender_deadwood_before=0,
             defender_deadwood_after=0,

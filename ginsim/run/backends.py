@@ -40,10 +40,14 @@ def parallel_results(
         parallel = Parallel(
             n_jobs=jobs, backend="loky", return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs"
         )
+        results = parallel(delayed(_play)(t) for t in tasks)
         try:
-            yield from parallel(delayed(_play)(t) for t in tasks)
+            for item in results:  # noqa: UP028 - not ``yield from``: closing must pass through the finally below
+                yield item
         except TerminatedWorkerError as e:
             raise WorkerLost(_exit_text(str(e))) from None
+        finally:
+            _quiet_close(results)
         return
     if backend == "dask":
         yield from _dask_results(tasks, jobs, scheduler)
@@ -63,6 +67,15 @@ def _exit_text(message: str) -> str:
     codes = re.search(r"exit codes: \{([^}]*)\}", message)
     how = f" (exit codes {codes.group(1)})" if codes else ""
     return f"a worker process died{how}: killed from outside (out of memory?) or by a strategy ending its process"
+
+
+def _quiet_close(results: Iterator[Any]) -> None:
+    """Close joblib's generator without its UserWarning about finished or running tasks
+    left unused: on Ctrl-C (or an early stop) that is intended, and the warning would
+    print before ginsim's own message saying how to resume."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r".*(been successfully executed|have been cancelled)")
+        results.close()  # type: ignore[attr-defined]
 
 
 CONNECT_TIMEOUT = 20.0  # seconds to reach a scheduler

@@ -89,16 +89,26 @@ class HumanPlayer(Strategy):
         self._t0 = 0.0  # when the current decision began
         self._deciding = False
         self._knock = False
+        self._passes = 0  # passes on the first upcard this hand
 
     def new_hand(self, number: int) -> None:
         self.hand_number = number
         self.used = 0.0
         self.view = None
+        self._passes = 0
 
     # -- the engine's questions ----------------------------------------------------------
     def observe(self, view: PlayerView, event: Event) -> None:
         self.view = view
-        self.console.write("  - " + event_text(self.console.style, event, self.names))
+        text = event_text(self.console.style, event, self.names)
+        if event[1] == "pass":
+            self._passes += 1
+        elif event[1] == "draw" and self._passes == 2:  # R10: both passed, the non-dealer draws
+            self._passes = 0
+            text = "Both passed the upcard: " + text
+        else:
+            self._passes = 0
+        self.console.write("  - " + text)
 
     def take_upcard(self, view: PlayerView) -> bool:
         self._start()
@@ -205,6 +215,10 @@ class HumanPlayer(Strategy):
 
         self._table(view)
         self.console.write(f"  {opp}'s melds  {s.melds(melds)}")
+        if view.knocker_deadwood_cards:  # R16: the knocker shows its unmatched cards too
+            self.console.write(
+                f"  {opp}'s unmatched cards  {s.cards(view.knocker_deadwood_cards)} (deadwood {view.knocker_deadwood})"
+            )
         fit = fits()
         hint = f"fits now: {' '.join(s.card(c) for c in fit)}" if fit else "none of your cards fits"
         prompt = (
@@ -311,14 +325,22 @@ class HumanPlayer(Strategy):
         head = f"Hand {self.hand_number}, turn {view.turn}, {dealer} | You {own}, {self.names[1]} {opp}"
         head += f" (to {self.target})"
         pile = view.discard_pile
-        top = f"{s.card(pile[-1])} (pile of {len(pile)})" if pile else "empty"
+        top = f"{s.card(pile[-1])} on top (pile of {len(pile)})" if pile else "empty"
         top += f" | stock {view.stock_size}"
         limit = view.rules.time_per_hand
         if limit is not None:  # on the second line, so that both lines fit 80 columns
             left = limit - self.used - (time.perf_counter() - self._t0 if self._deciding else 0.0)
             top += f" | your clock {max(left, 0.0):.1f}s left of {limit:g}s"
         hand, melds = hand_lines(s, view.hand, tables_for(view.rules.max_run_length))
-        self.console.write(f"{head}\n  discard pile {top}\n  your hand    {hand}\n               {melds}")
+        lines = [head, f"  discard pile {top}"]
+        if len(pile) > 1:  # the whole pile, as a player at the table can recall it
+            lines.append(f"  pile, bottom to top  {' '.join(s.card(c) for c in pile)}")
+        lines.append(
+            f"  {self.names[1]} holds {s.cards(view.opp_known)} (taken from the pile) | passed on "
+            f"{s.cards(view.opp_passed)} | discarded {s.cards(view.opp_discards)}"
+        )
+        lines += [f"  your hand    {hand}", f"               {melds}"]
+        self.console.write("\n".join(lines))
 
 
 def check_text(view: PlayerView, context: str, style: Style) -> str:

@@ -190,7 +190,7 @@ def replay_hand(run: RunLog, n: int, seat: int | None = None) -> Replay:
         result = play_hand(rules, strategies, deck, dealer, scores, _seeds(ds, key, copy), log=log)
     else:
         h = row["game_hand"]
-        where = f"{vs}, game {unit}, copy {copy}{swapped}, hand {h} of the game"
+        where = f"{vs}, game {unit}, copy {copy}{swapped}, hand {h + 1} of the game"  # 1-based for people
         game = Game(rules, first_dealer(unit))
         for i in range(h + 1):  # the game's earlier hands, with the same strategy instances
             ds = game_deal_seed(seed, unit, i)
@@ -234,7 +234,8 @@ def _dealt(deck: Sequence[Card], dealer: int) -> list[Mask]:
 
 
 def _header(r: Replay, folder: Path) -> list[str]:
-    scores = f", scores before it {r.scores[0]}-{r.scores[1]}" if "game" in r.where else ""
+    # the scores with the names they belong to (seat order), never a bare "19-61" to misread
+    scores = f"; scores before it: {r.names[0]} {r.scores[0]}, {r.names[1]} {r.scores[1]}" if "game" in r.where else ""
     return [
         f"Hand {r.index} of {folder}: {r.where}{scores}.",
         f"{r.names[0]} and {r.names[1]}; {r.names[r.dealer]} deals; {r.rules.describe()}.",

@@ -3,6 +3,7 @@ public events and the end of a hand. Shared by ``ginsim play`` and ``ginsim repl
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ginsim.engine.cards import CARD_NAMES, SUIT_MASK, SUIT_OF, Card, Mask, cards_of, mask_value, sort_key
@@ -11,6 +12,7 @@ from ginsim.engine.play import BIG_GIN, DRAWN, FORFEIT, GIN, KNOCK_WON, UNDERCUT
 from ginsim.engine.rules import Rules
 from ginsim.engine.view import Event
 
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _SUIT_COLORS = ("green", "blue", "red", None)  # clubs, diamonds, hearts; spades in the terminal's colour
 _IRREGULAR = {"go": "goes", "pass": "passes", "have": "has", "undercut": "undercuts"}
 
@@ -41,6 +43,40 @@ class Style:
         melded = union(melds)
         parts = [" ".join(self.card(c, bool(melded >> c & 1)) for c in cards_of(hand & SUIT_MASK[s])) for s in range(4)]
         return "  ".join(p for p in parts if p)
+
+
+def visible_len(text: str) -> int:
+    """Columns a text takes on the terminal: its length without colour codes."""
+    return len(_ANSI.sub("", text))
+
+
+def wrap_line(line: str, width: int) -> list[str]:
+    """One line wrapped to ``width`` columns at spaces only (never mid-word, colour codes
+    not counted); continuation lines keep the line's indent plus two spaces."""
+    if width <= 0 or visible_len(line) <= width:
+        return [line]
+    indent = " " * (len(line) - len(line.lstrip(" ")) + 2)
+    words = line.strip(" ").split(" ")
+    out: list[str] = []
+    current = " " * (len(line) - len(line.lstrip(" ")))
+    used = visible_len(current)
+    fresh = True
+    for word in words:
+        w = visible_len(word)
+        if not fresh and used + 1 + w > width:
+            out.append(current)
+            current, used, fresh = indent + word, len(indent) + w, False
+            continue
+        current += ("" if fresh else " ") + word
+        used += (0 if fresh else 1) + w
+        fresh = False
+    out.append(current)
+    return out
+
+
+def wrap_text(text: str, width: int) -> str:
+    """Every line of ``text`` wrapped by ``wrap_line``."""
+    return "\n".join(part for line in text.split("\n") for part in wrap_line(line, width))
 
 
 def union(masks: Sequence[Mask]) -> Mask:
@@ -107,7 +143,11 @@ def result_lines(
         reason = res.forfeit_reason
         if not reason.startswith(res.forfeit_kind + ":"):  # the clock's reason already names its kind
             reason = f"{res.forfeit_kind}: {reason}"
-        lines = [f"{who} {conj(who, 'forfeit')} the hand and the game ({reason})"]
+        other = names[1 - res.forfeit_seat]
+        lines = [
+            f"{who} {conj(who, 'forfeit')} the hand and the game ({reason}); "
+            f"{other} {conj(other, 'score')} {res.points} (a forfeit never pays, docs/METRICS.md)"
+        ]
     elif o == DRAWN:
         why = "the stock is down to two cards" if res.stock_left <= 2 else f"the hand reached {res.turns} turns"
         lines = [f"No knock and {why}: a draw, no score; the same dealer deals again."]

@@ -128,7 +128,7 @@ def match(
     **options: Any,
 ) -> Run:
     """Play ``a`` against ``b`` (``ginsim match A B``); 10,000 hands unless ``hands`` or
-    ``games`` says otherwise. ``sprt="elo0=0,elo1=5"`` stops once the sequential test
+    ``games`` says otherwise. ``sprt="p0=0,p1=0.5"`` stops once the sequential test
     decides (``hands`` is then the most to play). Further ``options``: ``chunk``,
     ``backend``, ``scheduler``, ``quiet`` (default True), ``plots`` (write the chart
     files; default False: ``Run.plot`` draws on demand), ``svg``."""

@@ -40,7 +40,7 @@ from ginsim.run.records import (
     write_manifest,
 )
 from ginsim.run.sequential import StopRule, run_sequential
-from ginsim.run.worker import ChunkTask, play_chunk
+from ginsim.run.worker import ChunkTask, engine_choice, play_chunk, play_path
 from ginsim.version import __version__
 
 
@@ -150,7 +150,7 @@ def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[Manifest
         backend=opts.backend,
         scheduler=opts.scheduler,
         cwd=os.getcwd(),
-        platform=platform_info(),
+        platform={**platform_info(), "play_path": play_path(plan.rules, [(p.a, p.b) for p in plan.pairings])},
         identity=identity,
         param=plan.extra.get("param"),
         base=plan.extra.get("base"),
@@ -176,13 +176,14 @@ def _tasks(plan: RunPlan, folder: Path) -> tuple[list[ChunkTask], int]:
     done_units = 0
     by_index = {p.index: p for p in plan.pairings}
     keys = {p.index: p.key for p in plan.pairings}  # once per pairing: an SPRT run has thousands of chunks
+    engine = engine_choice()  # read here: worker processes may have started before it was set
     for pi, ci, start, stop in plan.chunks():
         if chunk_path(folder, pi, ci).exists():
             done_units += stop - start
             continue
         p = by_index[pi]
         todo.append(
-            ChunkTask(plan.rules, p.a, p.b, pi, keys[pi], plan.seed, plan.mode, plan.duplicate, start, stop, ci)
+            ChunkTask(plan.rules, p.a, p.b, pi, keys[pi], plan.seed, plan.mode, plan.duplicate, start, stop, ci, engine)
         )
     return todo, done_units
 

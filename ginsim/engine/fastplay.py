@@ -64,6 +64,42 @@ def _mul(xh: int, xl: int, ch: int, cl: int) -> tuple[int, int]:
     return high & _M32, low & _M32
 
 
+def _best_discard(tables: MeldTables, h: int) -> tuple[int, int]:
+    """``tables.best_discard_mask(h)``, with its commonest case in line: no rank holds
+    three cards, so runs alone decide and the per-suit tables answer (the same lookups
+    the function makes on that path, without a call and a tuple per turn)."""
+    a = h & 8191
+    b = h >> 13 & 8191
+    c = h >> 26 & 8191
+    d = h >> 39
+    if (a & b | c & d) & (a | b) & (c | d):  # a rank with 3+ cards: the full search
+        return tables.best_discard_mask(h)
+    gain = tables.gain
+    ga = gain[a]
+    gb = gain[b]
+    gc = gain[c]
+    gd = gain[d]
+    top = ga
+    if gb > top:
+        top = gb
+    if gc > top:
+        top = gc
+    if gd > top:
+        top = gd
+    gain_cards = tables.gain_cards
+    cards = 0
+    if ga == top:
+        cards = gain_cards[a]
+    if gb == top:
+        cards |= gain_cards[b] << 13
+    if gc == top:
+        cards |= gain_cards[c] << 26
+    if gd == top:
+        cards |= gain_cards[d] << 39
+    t = tables.run_deadwood
+    return t[a] + t[b] + t[c] + t[d] - top, cards
+
+
 class FastSeat:
     """One seat's policy and, during a hand, its random stream (``SeededRandom``'s
     splitmix64, reseeded at the start of each hand from the seat seed)."""
@@ -132,7 +168,7 @@ class FastSeat:
             return self._pick_bit(legal)
         # simple never throws back the upcard it just took, whatever the rules allow
         legal = held & ~(1 << drawn) if from_pile else held
-        dw, cards = tables.best_discard_mask(held)
+        dw, cards = _best_discard(tables, held)
         cards &= legal
         if not cards:
             deadwood = tables.deadwood_mask

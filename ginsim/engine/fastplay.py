@@ -45,6 +45,15 @@ _C2_LO: Final = 0x133111EB
 _ALWAYS: Final = 1 << 20  # a knock_at no deadwood reaches: simple knocks whenever legal
 
 
+def _bits(m: int) -> int:
+    """How many cards the mask ``m`` holds (``int.bit_count`` is a method call, compiled)."""
+    n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n
+
+
 def _mul(xh: int, xl: int, ch: int, cl: int) -> tuple[int, int]:
     """The low 64 bits of x * c for 64-bit x and c given as 32-bit halves, as halves.
     Multiplied in 16-bit pieces: the compiled module multiplies machine words only when
@@ -145,7 +154,7 @@ class FastSeat:
     def _pick_bit(self, mask: int) -> int:
         """``SeededRandom.pick_bit`` (also ``choice(cards_list(mask))``: one ``below``)."""
         self._next()
-        k = mask.bit_count()
+        k = _bits(mask)
         zh = self.zh
         zl = self.zl
         # (z * k) >> 64 in 16-bit pieces (see _mul)
@@ -240,7 +249,7 @@ class _Out:
             self.kd,
             self.before,
             self.after,
-            self.laid.bit_count(),
+            _bits(self.laid),
             self.turns,
             self.stock,
             self.dealer,
@@ -259,7 +268,7 @@ class _Out:
         out.append(self.kd)
         out.append(self.before)
         out.append(self.after)
-        out.append(self.laid.bit_count())
+        out.append(_bits(self.laid))
         out.append(self.turns)
         out.append(self.stock)
         out.append(-1)  # forfeit_seat: these policies never forfeit

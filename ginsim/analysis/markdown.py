@@ -196,8 +196,7 @@ def _forfeit_section(a: Analysis) -> list[str]:
     if not a.forfeits:
         return []
     rows = [
-        [md_code(r.strategy), f"{r.count:,}", md_text(r.first_reason), ", ".join(map(str, r.hands))]
-        for r in a.forfeits
+        [md_code(r.strategy), f"{r.count:,}", md_text(r.first_reason), ", ".join(map(str, r.hands))] for r in a.forfeits
     ]
     return [
         "## Forfeits",

@@ -14,16 +14,20 @@ import click
 @click.option("--jobs", "-j", type=int, default=None, help="Processes for hands_per_s_all (default: every core).")
 @click.option("--reps", type=int, default=3, show_default=True, help="Repetitions per figure; the median is reported.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
-def bench(seconds: float, jobs: int | None, reps: int, as_json: bool) -> None:
+@click.option("--sweep", is_flag=True, help="Time the full knock sweep (1.1M hands), not a scaled-down one.")
+def bench(seconds: float, jobs: int | None, reps: int, as_json: bool, sweep: bool) -> None:
     """Measure the speed of the engine and the runner on this machine.
 
     Meld figures use a fixed, seeded set of in-game hands; the runner figures play
-    simple vs simple into a temporary folder exactly as a real run does.
+    simple vs simple into a temporary folder exactly as a real run does, through the
+    general engine and through the fast path; sweep_s times
+    experiments/knock_sweep.toml end to end (scaled down unless --sweep).
 
     \b
     Examples:
       ginsim bench
       ginsim bench --seconds 10 --json > bench.json
+      ginsim bench --sweep
     """
     from ginsim.errors import RunError
     from ginsim.run.bench import format_bench, run_bench
@@ -38,7 +42,7 @@ def bench(seconds: float, jobs: int | None, reps: int, as_json: bool) -> None:
     if busy:
         click.echo(busy, err=True)
     say = None if as_json else (lambda m: click.echo(m, err=True))
-    result = run_bench(seconds=seconds, jobs=jobs, reps=reps, say=say)
+    result = run_bench(seconds=seconds, jobs=jobs, reps=reps, say=say, sweep=sweep)
     click.echo(json.dumps(result) if as_json else format_bench(result))
 
 

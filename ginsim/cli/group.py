@@ -23,7 +23,14 @@ from ginsim.version import __version__
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="ginsim", message=f"%(prog)s %(version)s, engine {native.status()}")
-def cli() -> None:
+@click.option(
+    "--engine",
+    type=click.Choice(["auto", "general"]),
+    default="auto",
+    show_default=True,
+    help="auto: built-in policies play through the fast path; general: every hand through play_hand.",
+)
+def cli(engine: str) -> None:
     """ginsim: play millions of seeded bot-vs-bot Gin Rummy hands and turn them into
     tables and charts.
 
@@ -31,7 +38,12 @@ def cli() -> None:
     Examples:
       ginsim check 7H 8H 9H 7C 7D 7S 2C 3D KS QS
       ginsim strategies
+      ginsim --engine general run experiments/knock_sweep.toml
     """
+    if engine == "general":
+        import os
+
+        os.environ["GINSIM_GENERAL"] = "1"  # ginsim.run.worker reads it, in every worker process
 
 
 for _module in (info, rules, runs, charts, play, bench, validate):

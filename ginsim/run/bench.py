@@ -9,16 +9,21 @@ written exactly as ``ginsim match`` writes them.
 
 from __future__ import annotations
 
+import os
 import platform
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from ginsim.engine import _native as native
 from ginsim.engine.cards import Card
+from ginsim.engine.fastplay import fast_hands
 from ginsim.engine.melds import DEFAULT_TABLES
 from ginsim.engine.play import play_hand
 from ginsim.engine.registry import parse_spec
@@ -28,9 +33,24 @@ from ginsim.engine.view import PlayerView
 from ginsim.run.plan import plan_match
 from ginsim.run.runner import RunOptions, resolve_jobs, run_plan
 from ginsim.run.seeding import check_decks, deal_seed, deal_seeds, deck_for, decks_for
+from ginsim.run.worker import GENERAL_ENV, fast_seat
 from ginsim.version import __version__
 
-KEYS = ("deadwood_per_s", "best_discard_per_s", "hands_per_s_engine", "hands_per_s_1job", "hands_per_s_all", "scaling")
+KEYS = (
+    "deadwood_per_s",
+    "best_discard_per_s",
+    "hands_per_s_engine",
+    "hands_per_s_1job",
+    "hands_per_s_all",
+    "scaling",
+    "fast_simple_per_s_engine",
+    "fast_threshold_per_s_engine",
+    "fast_simple_per_s_1job",
+    "fast_threshold_per_s_1job",
+    "fast_simple_per_s_all",
+    "fast_threshold_per_s_all",
+    "sweep_s",
+)
 BENCH_SEED = 20261129
 
 
@@ -124,15 +144,16 @@ def bench_engine(seconds: float, reps: int, deals: int = 500) -> float:
     return _rate(work, seconds, reps)
 
 
-def bench_runner(jobs: int, hands: int, reps: int) -> float:
-    """Hands per second of ``ginsim match simple simple`` through the runner, results
+def bench_runner(jobs: int, hands: int, reps: int, a: str = "simple", engine: str = "general") -> float:
+    """Hands per second of ``ginsim match A simple`` through the runner, results
     written to Parquet in a temporary folder (the median of ``reps`` runs after one
-    warm-up run, which also starts the worker processes)."""
+    warm-up run, which also starts the worker processes). ``engine`` "general" plays
+    every hand through ``play_hand``, "auto" lets the fast path play them."""
 
     rates = []
-    with tempfile.TemporaryDirectory(prefix="ginsim-bench-") as tmp:
+    with _engine(engine), tempfile.TemporaryDirectory(prefix="ginsim-bench-") as tmp:
         for rep in range(reps + 1):
-            plan = plan_match("simple", "simple", rules=Rules(), seed=BENCH_SEED + rep, hands=hands, duplicate=True)
+            plan = plan_match(a, "simple", rules=Rules(), seed=BENCH_SEED + rep, hands=hands, duplicate=True)
             t0 = time.perf_counter()
             run_plan(plan, Path(tmp) / f"run{rep}", RunOptions(jobs=jobs, quiet=True, command="ginsim bench"))
             elapsed = time.perf_counter() - t0
@@ -141,10 +162,73 @@ def bench_runner(jobs: int, hands: int, reps: int) -> float:
     return statistics.median(rates)
 
 
+@contextmanager
+def _engine(engine: str) -> Iterator[None]:
+    """Run the block with the general engine forced (``GINSIM_GENERAL``) or left to choose."""
+    old = os.environ.get(GENERAL_ENV)
+    if engine == "general":
+        os.environ[GENERAL_ENV] = "1"
+    else:
+        os.environ.pop(GENERAL_ENV, None)
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop(GENERAL_ENV, None)
+        else:
+            os.environ[GENERAL_ENV] = old
+
+
+def bench_fast_engine(seconds: float, reps: int, a: str = "simple", deals: int = 500) -> float:
+    """``a`` vs simple hands per second through the fast path (``fastplay``), engine only,
+    one HandResult per hand as ``bench_engine`` gets from play_hand."""
+    rules = Rules()
+    seeds = deal_seeds(BENCH_SEED, 0, deals)
+    decks = check_decks(decks_for(seeds)).tolist()
+    s0 = seeds.tolist()
+    s1 = [s ^ 1 for s in s0]
+    dealers = [i % 2 for i in range(deals)]
+    spec = parse_spec(a)
+    first = fast_seat(spec.load_class(), spec.params)
+    second = fast_seat(_simple(), {})
+    assert first is not None and second is not None
+
+    def work() -> int:
+        return len(fast_hands(rules, (first, second), decks, dealers, s0, s1))
+
+    return _rate(work, seconds, reps)
+
+
+SWEEP_FILE = Path(__file__).resolve().parents[2] / "experiments" / "knock_sweep.toml"
+SWEEP_HANDS = 100_000
+"""The shipped knock sweep (threshold's knock_at 0..10 against simple) and its hands per value."""
+
+
+def bench_sweep(jobs: int, hands: int | None) -> float | None:
+    """Seconds for ``ginsim run experiments/knock_sweep.toml`` end to end (a fresh
+    process: start-up, play, report and charts), into a temporary folder; ``hands`` per
+    value through ``--hands`` (None: the file's full 100,000). None when this install has
+    no experiments folder."""
+    if not SWEEP_FILE.exists():
+        return None
+    with tempfile.TemporaryDirectory(prefix="ginsim-bench-") as tmp:
+        cmd = [sys.executable, "-m", "ginsim", "run", str(SWEEP_FILE), "--jobs", str(jobs), "-q", "--out", tmp + "/s"]
+        if hands is not None:
+            cmd += ["--hands", str(hands)]
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        return time.perf_counter() - t0
+
+
 def run_bench(
-    seconds: float = 2.0, jobs: int | None = None, reps: int = 3, say: Callable[[str], None] | None = None
+    seconds: float = 2.0,
+    jobs: int | None = None,
+    reps: int = 3,
+    say: Callable[[str], None] | None = None,
+    sweep: bool = False,
 ) -> dict[str, Any]:
-    """Every figure of ``ginsim bench``. ``seconds`` is the time budget per figure."""
+    """Every figure of ``ginsim bench``. ``seconds`` is the time budget per figure;
+    ``sweep`` times the full knock sweep rather than a scaled-down one."""
 
     n_jobs = resolve_jobs(jobs)
     note = say or (lambda _m: None)
@@ -159,19 +243,35 @@ def run_bench(
     hands_all = max(200, int(one * n_jobs * seconds / reps) // 2 * 2)
     note(f"runner: {hands_all:,} hands with {n_jobs} jobs ...")
     every = bench_runner(n_jobs, hands_all, reps)
-    return {
+    out: dict[str, Any] = {
         "deadwood_per_s": dw,
         "best_discard_per_s": bd,
         "hands_per_s_engine": engine,
         "hands_per_s_1job": one,
         "hands_per_s_all": every,
         "scaling": every / one,
-        "jobs": n_jobs,
-        "python": platform.python_version(),
-        "engine": native.status(),
-        "ginsim": __version__,
-        "platform": f"{platform.system()} {platform.release()} {platform.machine()}, {_cpus()} cpus",
     }
+    for name, a in (("simple", "simple"), ("threshold", "threshold:knock_at=5")):
+        note(f"fast path: {a} vs simple ...")
+        fast = out[f"fast_{name}_per_s_engine"] = bench_fast_engine(seconds, reps, a)
+        n1 = max(200, int(fast * seconds / reps) // 2 * 2)
+        note(f"fast path runner: {n1:,} hands with 1 job ...")
+        f1 = out[f"fast_{name}_per_s_1job"] = bench_runner(1, n1, reps, a, engine="auto")
+        n_all = max(200, int(f1 * n_jobs * seconds / reps) // 2 * 2)
+        note(f"fast path runner: {n_all:,} hands with {n_jobs} jobs ...")
+        out[f"fast_{name}_per_s_all"] = bench_runner(n_jobs, n_all, reps, a, engine="auto")
+    sweep_hands = None if sweep else max(200, int(2000 * seconds)) // 2 * 2
+    note(f"knock sweep: 11 x {sweep_hands or SWEEP_HANDS:,} hands with {n_jobs} jobs, end to end ...")
+    out["sweep_s"] = bench_sweep(n_jobs, sweep_hands)
+    out["sweep_hands"] = 11 * (sweep_hands or SWEEP_HANDS)
+    out.update(
+        jobs=n_jobs,
+        python=platform.python_version(),
+        engine=native.status(),
+        ginsim=__version__,
+        platform=f"{platform.system()} {platform.release()} {platform.machine()}, {_cpus()} cpus",
+    )
+    return out
 
 
 def _cpus() -> int:
@@ -181,14 +281,37 @@ def _cpus() -> int:
 
 
 def format_bench(r: dict[str, Any]) -> str:
+    jobs = r["jobs"]
     rows = [
         ("deadwood_per_s", f"{r['deadwood_per_s']:,.0f}", "deadwood() calls/s, in-game 10-card hands, one core"),
         ("best_discard_per_s", f"{r['best_discard_per_s']:,.0f}", "best-discard calls/s, in-game 11-card hands"),
-        ("hands_per_s_engine", f"{r['hands_per_s_engine']:,.0f}", "simple vs simple hands/s, engine only, one core"),
-        ("hands_per_s_1job", f"{r['hands_per_s_1job']:,.0f}", "hands/s through the runner, --jobs 1, written"),
-        ("hands_per_s_all", f"{r['hands_per_s_all']:,.0f}", f"hands/s through the runner, --jobs {r['jobs']}"),
+        ("hands_per_s_engine", f"{r['hands_per_s_engine']:,.0f}", "simple vs simple hands/s, general engine, one core"),
+        ("hands_per_s_1job", f"{r['hands_per_s_1job']:,.0f}", "the same through the runner, --jobs 1, written"),
+        ("hands_per_s_all", f"{r['hands_per_s_all']:,.0f}", f"the same through the runner, --jobs {jobs}"),
         ("scaling", f"{r['scaling']:.2f}x", "hands_per_s_all / hands_per_s_1job"),
     ]
+    for name, label in (("simple", "simple"), ("threshold", "threshold:knock_at=5")):
+        rows += [
+            (
+                f"fast_{name}_per_s_engine",
+                f"{r[f'fast_{name}_per_s_engine']:,.0f}",
+                f"{label} vs simple, fast path, one core",
+            ),
+            (
+                f"fast_{name}_per_s_1job",
+                f"{r[f'fast_{name}_per_s_1job']:,.0f}",
+                "the same through the runner, --jobs 1",
+            ),
+            (
+                f"fast_{name}_per_s_all",
+                f"{r[f'fast_{name}_per_s_all']:,.0f}",
+                f"the same through the runner, --jobs {jobs}",
+            ),
+        ]
+    if r.get("sweep_s") is not None:
+        full = "the full" if r["sweep_hands"] == 11 * SWEEP_HANDS else "a scaled-down (--sweep: the full)"
+        what = f"s: {full} knock sweep, {r['sweep_hands']:,} hands, --jobs {jobs}, end to end"
+        rows.append(("sweep_s", f"{r['sweep_s']:.1f}", what))
     w = max(len(k) for k, _, _ in rows)
     v = max(len(x) for _, x, _ in rows)
     lines = [f"ginsim {r['ginsim']} bench on Python {r['python']}, {r['platform']}; engine {r['engine']}"]

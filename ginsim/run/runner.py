@@ -51,7 +51,7 @@ from ginsim.run.records import (
 )
 from ginsim.run.secret import run_secret
 from ginsim.run.sequential import StopRule, run_sequential
-from ginsim.run.worker import ChunkTask, play_chunk
+from ginsim.run.worker import ChunkTask, engine_choice, play_chunk, play_path
 from ginsim.version import __version__
 
 
@@ -191,7 +191,7 @@ def _new_manifest(plan: RunPlan, identity: dict[str, Any], opts: RunOptions) -> 
         backend=opts.backend,
         scheduler=opts.scheduler,
         cwd=os.getcwd(),
-        platform=platform_info(),
+        platform={**platform_info(), "play_path": play_path(plan.rules, [(p.a, p.b) for p in plan.pairings])},
         identity=identity,
         param=plan.extra.get("param"),
         base=plan.extra.get("base"),
@@ -221,6 +221,7 @@ class Todo:
     decision_limit: float | None = DEFAULT_DECISION_LIMIT  # hard seconds per decision
     isolate: bool = False  # tournament mode: each strategy in its own process
     secret: bytes = b""  # tournament mode: the run's secret, mixed into every deal seed
+    engine: str = "auto"  # "general" forces play_hand for every hand (GINSIM_GENERAL, --engine)
 
     def __iter__(self) -> Iterator[ChunkTask]:
         plan = self.plan
@@ -246,6 +247,7 @@ class Todo:
                 self.decision_limit,
                 isolate,
                 self.secret,
+                self.engine,
             )
 
     def __len__(self) -> int:
@@ -275,7 +277,8 @@ def _tasks(
         start = ci * plan.chunk
         done_units += min(start + plan.chunk, plan.units) - start
     secret = run_secret(folder) if manifest.isolate else b""  # tournament mode's decks
-    return Todo(plan, done, len(chunks) - len(done), done_units, decision_limit, manifest.isolate, secret)
+    engine = engine_choice()  # read here: worker processes may have started before it was set
+    return Todo(plan, done, len(chunks) - len(done), done_units, decision_limit, manifest.isolate, secret, engine)
 
 
 def resolve_jobs(jobs: int | None, warn: Callable[[str], None] | None = None, cap: bool = False) -> int:

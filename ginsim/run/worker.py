@@ -11,6 +11,7 @@ cannot change a result.
 from __future__ import annotations
 
 import operator
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -18,12 +19,14 @@ from typing import Any
 
 import numpy as np
 
+from ginsim.engine.fastplay import RANDOM, ROW_FIELDS, SIMPLE, FastSeat, fast_rows, play_fast_game
 from ginsim.engine.game import GameResult, play_game
 from ginsim.engine.guard import DEFAULT_DECISION_LIMIT, check_user_stop, guarded
 from ginsim.engine.play import FORFEIT, HandResult, play_hand
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
+from ginsim.errors import RunError
 from ginsim.run.forfeits import MAX_PER_CHUNK, forfeit_record, traced_replay
 from ginsim.run.isolate import isolated_factories
 from ginsim.run.records import COLUMNS, FORFEIT_DETAILS, GAME_COLUMNS, GAME_PREFIX, OUTCOME_CODE, RESULT_COLUMNS
@@ -57,6 +60,7 @@ class ChunkTask:
     decision_limit: float | None = DEFAULT_DECISION_LIMIT  # hard seconds per decision (ginsim.engine.guard)
     isolate: bool = False  # tournament mode: each strategy in its own process (ginsim.run.isolate)
     secret: bytes = b""  # tournament mode: the run's secret, mixed into every deal seed
+    engine: str = "auto"  # "general": play_hand for every hand; "auto": the fast path when it applies
 
 
 class _Columns:
@@ -141,6 +145,7 @@ def _play_chunk(task: ChunkTask, factories: tuple[Any, Any] | None = None) -> di
     cols = _Columns()
     copies = (0, 1) if task.duplicate else (0,)
     rules = task.rules
+    fast = fast_seats(task, cls_a, cls_b)
     if task.mode == "hands":
         seeds = deal_seeds(task.seed, task.start, task.stop)
         if task.secret:
@@ -154,6 +159,8 @@ def _play_chunk(task: ChunkTask, factories: tuple[Any, Any] | None = None) -> di
             )
             for copy in copies
         ]
+        if fast is not None:
+            return _fast_hand_columns(task, fast, decks, per_copy)
         for offset, unit in enumerate(range(task.start, task.stop)):
             deck = decks[offset]
             dealer = first_dealer(unit)
@@ -169,13 +176,19 @@ def _play_chunk(task: ChunkTask, factories: tuple[Any, Any] | None = None) -> di
                 check_user_stop()
     else:
         for unit in range(task.start, task.stop):
-            _play_game_unit(task, unit, copies, cls_a, cls_b, cols)
+            _play_game_unit(task, unit, copies, cls_a, cls_b, cols, fast)
             check_user_stop()
     return cols.arrays()
 
 
 def _play_game_unit(
-    task: ChunkTask, unit: int, copies: tuple[int, ...], cls_a: type[Strategy], cls_b: type[Strategy], cols: _Columns
+    task: ChunkTask,
+    unit: int,
+    copies: tuple[int, ...],
+    cls_a: type[Strategy],
+    cls_b: type[Strategy],
+    cols: _Columns,
+    fast: tuple[FastSeat, FastSeat] | None = None,
 ) -> None:
     """One game (twice with duplicate deals): the h-th hand of both copies uses the same deck."""
     seeds: list[int] = []
@@ -191,7 +204,10 @@ def _play_game_unit(
         return decks[h]
 
     for copy in copies:
-        strategies, seat_a = seats_for(copy, cls_a(**task.spec_a.params), cls_b(**task.spec_b.params))
+        if fast is None:
+            strategies, seat_a = seats_for(copy, cls_a(**task.spec_a.params), cls_b(**task.spec_b.params))
+        else:
+            seat_a = copy
 
         def hand_seeds(h: int, copy: int = copy) -> tuple[int, int]:
             deck(h)
@@ -200,7 +216,10 @@ def _play_game_unit(
                 strategy_seed(seeds[h], task.pairing_key, copy, 1),
             )
 
-        game = play_game(task.rules, strategies, deck, first_dealer(unit), hand_seeds, checked=True)
+        if fast is None:
+            game = play_game(task.rules, strategies, deck, first_dealer(unit), hand_seeds, checked=True)
+        else:
+            game = play_fast_game(task.rules, fast if copy == 0 else fast[::-1], deck, first_dealer(unit), hand_seeds)
         last = len(game.hands) - 1
         for h, r in enumerate(game.hands):
             before = game.running[h]  # running scores before the hand (boxes counted at once included, R31)
@@ -247,3 +266,125 @@ def _note_forfeit(
         return
     replayed, seats = traced_replay(fresh, again)
     cols.forfeits.append(forfeit_record(r, replayed, seats, where, specs))
+
+
+# -- the fast path (ginsim.engine.fastplay) ----------------------------------------------
+
+GENERAL_ENV = "GINSIM_GENERAL"
+"""Set to 1 to play every hand through the general engine (``play_hand``), fast path off."""
+
+
+def general_forced() -> bool:
+    return os.environ.get(GENERAL_ENV, "") not in ("", "0")
+
+
+def fast_seat(cls: type[Strategy], params: dict[str, Any]) -> FastSeat | None:
+    """The fast form of a built-in parametric policy, or None for any other class: the
+    exact class is checked, so a subclass, a user's strategy or an outside player is
+    always played by the general engine."""
+    from ginsim.strategies.random_play import RandomPlay
+    from ginsim.strategies.simple import Simple
+    from ginsim.strategies.threshold import Threshold
+
+    if cls is Simple:
+        Simple(**params)  # the same checks of the parameters as the general path
+        return FastSeat(SIMPLE)
+    if cls is Threshold:
+        return FastSeat(SIMPLE, Threshold(**params).knock_at)
+    if cls is RandomPlay:
+        r = RandomPlay(**params)
+        return FastSeat(RANDOM, take_chance=float(r.take_chance), knock_chance=float(r.knock_chance))
+    return None
+
+
+def engine_choice() -> str:
+    """The engine this process asks for: "general" when ``GINSIM_GENERAL`` is set (also
+    ``ginsim --engine general``), else "auto". The runner puts it in every ChunkTask, so
+    worker processes started earlier follow it too."""
+    return "general" if general_forced() else "auto"
+
+
+def fast_path_reason(rules: Rules, cls_a: type[Strategy], cls_b: type[Strategy], engine: str = "auto") -> str:
+    """Why a pairing is played by the general engine, or "" when the fast path plays it."""
+    if engine == "general" or general_forced():
+        return f"the general engine was asked for ({GENERAL_ENV}=1 or --engine general)"
+    if rules.time_per_hand is not None:
+        return "the rules set a clock (time_per_hand)"
+    for cls in (cls_a, cls_b):
+        if _fast_kind(cls) is None:
+            return f"{getattr(cls, 'name', '') or cls.__name__} is not a built-in policy the fast path plays"
+    return ""
+
+
+def _fast_kind(cls: type[Strategy]) -> int | None:
+    from ginsim.strategies.random_play import RandomPlay
+    from ginsim.strategies.simple import Simple
+    from ginsim.strategies.threshold import Threshold
+
+    if cls is Simple or cls is Threshold:
+        return SIMPLE
+    if cls is RandomPlay:
+        return RANDOM
+    return None
+
+
+def fast_seats(task: ChunkTask, cls_a: type[Strategy], cls_b: type[Strategy]) -> tuple[FastSeat, FastSeat] | None:
+    """The two fast seats (strategy a's first) when the fast path plays this chunk."""
+    if fast_path_reason(task.rules, cls_a, cls_b, task.engine):
+        return None
+    a = fast_seat(cls_a, task.spec_a.params)
+    b = fast_seat(cls_b, task.spec_b.params)
+    if a is None or b is None:  # pragma: no cover - fast_path_reason said both are built-ins
+        raise RunError("fast path: a seat is not a built-in policy")
+    return a, b
+
+
+def _fast_hand_columns(
+    task: ChunkTask,
+    fast: tuple[FastSeat, FastSeat],
+    decks: list[list[int]],
+    per_copy: list[tuple[int, list[int], list[int]]],
+) -> dict[str, np.ndarray]:
+    """A hand-mode chunk through the fast path, its columns built a whole copy at a time
+    (the same arrays, row for row, as the general loop and ``_Columns``)."""
+    n = len(decks)
+    units = np.arange(task.start, task.stop, dtype=np.int64)
+    dealers = (units % 2).tolist()  # first_dealer
+    ncopy = len(per_copy)
+    by_copy: list[dict[str, np.ndarray]] = []
+    for copy, s0, s1 in per_copy:
+        seats = fast if copy == 0 else (fast[1], fast[0])
+        flat = np.asarray(fast_rows(task.rules, seats, decks, dealers, s0, s1), dtype=np.int64)
+        table = flat.reshape(n, len(ROW_FIELDS))
+        cols = {name: table[:, j] for j, name in enumerate(ROW_FIELDS)}
+        cols["seat_a"] = np.full(n, copy, dtype=np.int64)
+        cols["copy"] = np.full(n, copy, dtype=np.int64)
+        by_copy.append(cols)
+    out: dict[str, np.ndarray] = {}
+    rows = n * ncopy
+    for name, dtype in COLUMNS.items():
+        if name in by_copy[0]:
+            # unit-major rows: deal 0 copy 0, deal 0 copy 1, deal 1 copy 0, ...
+            out[name] = np.stack([c[name] for c in by_copy], axis=1).reshape(rows).astype(dtype)
+        elif name == "deal":
+            out[name] = np.repeat(units, ncopy).astype(dtype)
+        elif name == "pairing":
+            out[name] = np.full(rows, task.pairing, dtype=dtype)
+        elif name == "game_winner":
+            out[name] = np.full(rows, -1, dtype=dtype)
+        else:  # game_hand, score_0, score_1, game_end: zero in hand mode
+            out[name] = np.zeros(rows, dtype=dtype)
+    out["forfeit_reason"] = np.full(rows, "", dtype=object)
+    return out
+
+
+def play_path(rules: Rules, pairings: list[tuple[StrategySpec, StrategySpec]]) -> str:
+    """Which engine plays a run's pairings, for its manifest and ``ginsim bench``:
+    "fast", "general (why)", or how many pairings take each."""
+    reasons = [fast_path_reason(rules, a.load_class(), b.load_class()) for a, b in pairings]
+    slow = [r for r in reasons if r]
+    if not slow:
+        return "fast (ginsim.engine.fastplay)"
+    if len(slow) == len(reasons):
+        return f"general ({slow[0]})"
+    return f"fast for {len(reasons) - len(slow)} of {len(reasons)} pairings, general for the rest ({slow[0]})"

@@ -1,0 +1,155 @@
+"""The fast path (ginsim.engine.fastplay, issue 22): the same hand log, column for column
+and byte for byte, as the general engine under every preset and variant, in hand mode
+and game mode; chosen only for the exact built-in classes, never under a clock or when
+forced off."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import numpy as np
+import pytest
+from ginsim.strategies.random_play import RandomPlay
+from ginsim.strategies.simple import Simple
+from ginsim.strategies.threshold import Threshold
+
+from ginsim.engine.fastplay import RANDOM, SIMPLE, FastSeat, play_fast_hand
+from ginsim.engine.play import play_hand
+from ginsim.engine.presets import PRESET_NAMES
+from ginsim.engine.registry import parse_spec
+from ginsim.engine.rng import SeededRandom
+from ginsim.engine.rules import Rules, preset_rules
+from ginsim.run import worker
+from ginsim.run.seeding import check_decks, deal_seeds, decks_for, text_key
+from ginsim.run.worker import ChunkTask, fast_path_reason, play_chunk
+
+VARIANTS: dict[str, Rules] = {
+    **{f"preset {name}": preset_rules(name) for name in PRESET_NAMES},
+    "undercut_on_tie false": Rules(undercut_on_tie=False),
+    "oklahoma with spades": Rules(oklahoma=True, oklahoma_spades=True),
+    "oklahoma, ace is gin": Rules(oklahoma=True, oklahoma_ace="gin"),
+    "max_run_length 5": Rules(max_run_length=5),
+    "discard of the drawn upcard": Rules(allow_discard_of_drawn_upcard=True),
+    "big gin": Rules(big_gin_bonus=31),
+    "low knock limit": Rules(knock_limit=3, next_dealer="winner"),
+}
+PAIRS = [("simple", "simple"), ("threshold:knock_at=3", "simple"), ("random", "threshold:knock_at=0")]
+
+
+def _task(rules: Rules, a: str, b: str, mode: str, start: int, stop: int, seed: int = 5) -> ChunkTask:
+    sa, sb = parse_spec(a), parse_spec(b)
+    key = text_key("pairing", sa.canonical, sb.canonical)
+    return ChunkTask(rules, sa, sb, 3, key, seed, mode, True, start, stop, 0)
+
+
+def _both_ways(task: ChunkTask, monkeypatch: pytest.MonkeyPatch) -> tuple[dict, dict]:
+    monkeypatch.delenv(worker.GENERAL_ENV, raising=False)
+    fast = play_chunk(task)
+    monkeypatch.setenv(worker.GENERAL_ENV, "1")
+    general = play_chunk(task)
+    monkeypatch.delenv(worker.GENERAL_ENV)
+    return fast, general
+
+
+def _assert_same(fast: dict[str, np.ndarray], general: dict[str, np.ndarray]) -> None:
+    assert fast.keys() == general.keys()
+    for name in general:
+        f, g = fast[name], general[name]
+        assert f.dtype == g.dtype and f.shape == g.shape, name
+        if g.dtype == object:
+            assert f.tolist() == g.tolist(), name
+        else:
+            assert f.tobytes() == g.tobytes(), name
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_hand_mode_columns_identical(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = VARIANTS[variant]
+    for i, (a, b) in enumerate(PAIRS):
+        task = _task(rules, a, b, "hands", 100 * i, 100 * i + 150)
+        fast, general = _both_ways(task, monkeypatch)
+        assert len(general["outcome"]) == 300
+        _assert_same(fast, general)
+
+
+@pytest.mark.parametrize(
+    "variant", ["preset default", "preset eaai", "preset palace", "oklahoma with spades", "big gin"]
+)
+def test_game_mode_columns_identical(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = VARIANTS[variant]
+    for a, b in PAIRS[:2]:
+        fast, general = _both_ways(_task(rules, a, b, "games", 0, 6), monkeypatch)
+        assert any(name.startswith("game_") for name in general)
+        _assert_same(fast, general)
+
+
+def _general(spec: str) -> object:
+    s = parse_spec(spec)
+    return s.load_class()(**s.params)
+
+
+def _fast(spec: str) -> FastSeat:
+    s = parse_spec(spec)
+    seat = worker.fast_seat(s.load_class(), s.params)
+    assert seat is not None
+    return seat
+
+
+def test_every_result_field_identical() -> None:
+    """HandResult itself, hands, melds and lay-off masks included, for random seeds."""
+    seeds = deal_seeds(99, 0, 400)
+    decks = check_decks(decks_for(seeds)).tolist()
+    rng = random.Random(4)
+    outcomes = set()
+    for rules in (Rules(), Rules(big_gin_bonus=25, undercut_on_tie=False), Rules(oklahoma=True, max_run_length=4)):
+        for a, b in (*PAIRS, ("random:take_chance=0.9,knock_chance=0.2", "random")):
+            fast = (_fast(a), _fast(b))
+            for i, deck in enumerate(decks):
+                ss = (rng.getrandbits(64), rng.getrandbits(63))
+                g = play_hand(rules, (_general(a), _general(b)), deck, i % 2, (0, 0), ss, checked=True)  # type: ignore[arg-type]
+                f = play_fast_hand(rules, fast, deck, i % 2, ss)
+                assert f == g, (rules, a, b, i)
+                outcomes.add(g.outcome)
+    assert {"knock", "undercut", "gin", "big_gin", "draw"} <= outcomes
+
+
+def test_random_stream_is_seeded_random() -> None:
+    rng = random.Random(8)
+    for _ in range(300):
+        seed = rng.getrandbits(64)
+        ref = SeededRandom(seed)
+        seat = FastSeat(RANDOM)
+        seat.seed(seed)
+        for _ in range(4):
+            mask = rng.getrandbits(52) | 1
+            assert seat._pick_bit(mask) == ref.pick_bit(mask)
+            assert seat._random() == ref.random()
+
+
+def test_chosen_only_for_the_exact_built_ins(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(worker.GENERAL_ENV, raising=False)
+    rules = Rules()
+    assert fast_path_reason(rules, Simple, Threshold) == ""
+    assert fast_path_reason(rules, RandomPlay, Simple) == ""
+
+    class Mine(Simple):
+        pass
+
+    assert "not a built-in" in fast_path_reason(rules, Mine, Simple)
+    assert "not a built-in" in fast_path_reason(rules, Simple, parse_spec("aware").load_class())
+    assert "clock" in fast_path_reason(dataclasses.replace(rules, time_per_hand=5.0), Simple, Simple)
+    monkeypatch.setenv(worker.GENERAL_ENV, "1")
+    assert worker.GENERAL_ENV in fast_path_reason(rules, Simple, Simple)
+    assert worker.fast_seat(Mine, {}) is None
+
+
+def test_bad_parameters_still_refused() -> None:
+    with pytest.raises(ValueError, match="knock_at"):
+        worker.fast_seat(Threshold, {"knock_at": 11})
+
+
+def test_fast_seat_kind_checked() -> None:
+    with pytest.raises(ValueError, match="kind"):
+        FastSeat(7)
+    assert FastSeat(SIMPLE).kind == SIMPLE

@@ -9,7 +9,7 @@ In your own project (pytest installed)::
 
 It then plays seeded hands (and a few games) against ``random`` and ``simple`` in both
 seats, under the default rules and some variants, through a guard that snapshots the
-view around every call and times every decision (ginsim.contract); and it checks that
+view around every call and times every decision (ginsim.run.contract); and it checks that
 the strategy:
 
 - makes only legal moves (a forfeit in any HandResult fails, with its reason);
@@ -34,13 +34,13 @@ from typing import ClassVar
 
 import pytest
 
-from ginsim.contract import DECISIONS, HOOKS, Guard, Record, counted
 from ginsim.engine.game import play_game
 from ginsim.engine.play import HandResult, play_hand
 from ginsim.engine.registry import StrategySpec, parse_spec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import Event
+from ginsim.run.contract import DECISIONS, HOOKS, Guard, Record, counted
 from ginsim.run.seeding import deal_seed, deck_for, strategy_seed, text_key
 
 __all__ = ["DECISIONS", "HOOKS", "VARIANTS", "Guard", "Record", "StrategyContract"]

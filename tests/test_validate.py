@@ -6,7 +6,7 @@ import shlex
 
 import pytest
 
-from ginsim.contract import check_strategy
+from ginsim.run.contract import check_strategy
 
 BOTS = '''
 import random

@@ -1,4 +1,4 @@
-"""``ginsim validate SPEC``: the strategy contract (ginsim.contract) on any strategy, with
+"""``ginsim validate SPEC``: the strategy contract (ginsim.run.contract) on any strategy, with
 a verdict per check and, for a failure, the hand and the commands that show it."""
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ def validate(
       ginsim validate simple
       ginsim validate my_bot.py:MyBot --hands 300
     """
-    from ginsim.contract import check_strategy
     from ginsim.engine.rules import build_rules
+    from ginsim.run.contract import check_strategy
 
     rules = build_rules(rules_file, rule_options)
     rules_args = (["--rules", rules_file] if rules_file else []) + [a for r in rule_options for a in ("--rule", r)]

@@ -216,16 +216,15 @@ class Hand:
         self.knocker = -1
         self.knocker_melds: tuple[Mask, ...] = ()
         self._offer_passes = 0
-        # each view gets its own rules and tables: a strategy that changes them (even a
-        # frozen dataclass yields to object.__setattr__) changes nothing anyone else uses
-        r0, r1 = rules.copy(), rules.copy()
+        # each view gets its own rules (built from an immutable tuple when first read) and
+        # tables: a strategy that changes them changes nothing anyone else uses
         t0, t1 = tables.copy(), tables.copy()
         if dealer == 0:
-            v0 = PlayerView(r0, t0, 0, 0, (scores[0], scores[1]), seeds[0], h_d, up, limit)
-            v1 = PlayerView(r1, t1, 1, 0, (scores[1], scores[0]), seeds[1], h_nd, up, limit)
+            v0 = PlayerView(rules, t0, 0, 0, (scores[0], scores[1]), seeds[0], h_d, up, limit)
+            v1 = PlayerView(rules, t1, 1, 0, (scores[1], scores[0]), seeds[1], h_nd, up, limit)
         else:
-            v0 = PlayerView(r0, t0, 0, 1, (scores[0], scores[1]), seeds[0], h_nd, up, limit)
-            v1 = PlayerView(r1, t1, 1, 1, (scores[1], scores[0]), seeds[1], h_d, up, limit)
+            v0 = PlayerView(rules, t0, 0, 1, (scores[0], scores[1]), seeds[0], h_nd, up, limit)
+            v1 = PlayerView(rules, t1, 1, 1, (scores[1], scores[0]), seeds[1], h_d, up, limit)
         views = (v0, v1)
         self.views = views
 

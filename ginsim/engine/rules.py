@@ -188,6 +188,29 @@ def _check_int(name: str, value: Any, lo: int, hi: int | None = None) -> None:
 _FIELD_TYPES = {f.name: f.type for f in fields(Rules)}
 _TEXT_FIELDS = {f.name for f in fields(Rules) if str(f.type) == "str"}
 _NAMES = tuple(_FIELD_TYPES)
+_VALUES: dict[int, tuple[Rules, tuple[Any, ...]]] = {}
+
+
+def rules_values(rules: Rules) -> tuple[Any, ...]:
+    """Every field of ``rules`` in field order, as an immutable tuple (kept per Rules
+    object, so a hand's views get theirs without copying the rules each hand)."""
+    hit = _VALUES.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    values = tuple(getattr(rules, name) for name in _NAMES)
+    if len(_VALUES) >= 256:
+        _VALUES.clear()
+    _VALUES[id(rules)] = (rules, values)
+    return values
+
+
+def rules_from_values(values: tuple[Any, ...]) -> Rules:
+    """A Rules holding ``values`` (from ``rules_values``), built without checking them
+    again: a view's own copy."""
+    new = object.__new__(Rules)
+    for name, value in zip(_NAMES, values, strict=True):
+        object.__setattr__(new, name, value)
+    return new
 
 
 def parse_rule_value(key: str, text: str) -> Any:

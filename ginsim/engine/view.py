@@ -14,7 +14,7 @@ from typing import Any, Final
 from ginsim.engine.cards import FULL_DECK, Card, Mask, format_card, melds_with
 from ginsim.engine.melds import Melds, MeldTables
 from ginsim.engine.rng import SeededRandom
-from ginsim.engine.rules import Rules
+from ginsim.engine.rules import Rules, rules_from_values, rules_values
 
 OFFER: Final = "offer"
 """First turn: take the upcard or pass (R09)."""
@@ -46,7 +46,8 @@ class PlayerView:
     """What one seat knows at a decision. Read it; never change it."""
 
     __slots__ = (
-        "rules",
+        "_rules",
+        "_rules_values",
         "knock_limit",
         "seat",
         "dealer",
@@ -89,7 +90,12 @@ class PlayerView:
         upcard: Card | None = None,
         knock_limit: int = -1,
     ) -> None:
-        self.rules = rules
+        # the rules as an immutable tuple; ``rules`` builds this seat's own copy when first
+        # read, so a strategy that changes it (even a frozen dataclass yields to
+        # object.__setattr__) changes nothing anyone else uses, and one that never reads
+        # it costs nothing
+        self._rules_values = rules_values(rules)
+        self._rules: Rules | None = None
         # this hand's knock limit (R14; R29: Oklahoma sets it from the first upcard)
         if knock_limit < 0:
             knock_limit = rules.knock_limit if upcard is None else rules.hand_knock_limit(upcard)
@@ -123,6 +129,15 @@ class PlayerView:
         self._no_upcard_back = not rules.allow_discard_of_drawn_upcard  # R12
 
     # -- public facts -------------------------------------------------------------
+    @property
+    def rules(self) -> Rules:
+        """The rules of this hand: this seat's own copy."""
+        r = self._rules
+        if r is None:
+            r = rules_from_values(self._rules_values)
+            self._rules = r
+        return r
+
     @property
     def discard_pile(self) -> tuple[Card, ...]:
         """The discard pile, bottom first; the last card is the upcard."""

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from ginsim.engine.guard import BotFailure, DecisionTimeout, guarded
+from ginsim.engine.guard import BotFailure, DecisionTimeout, check_user_stop, guarded
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import PlayerView
@@ -37,6 +37,9 @@ from ginsim.outside.sandbox_host import FIELDS
 
 if TYPE_CHECKING:
     from ginsim.run.worker import ChunkTask
+
+_POLL = 0.25
+"""Seconds between looks at the user's Ctrl-C while a bot thinks."""
 
 MAX_ANSWER = 1 << 16
 """Bytes one answer may take (a list of melds is a few dozen)."""
@@ -149,7 +152,10 @@ class BotProcess:
             if wait is not None and wait <= 0:
                 self.kill()
                 raise DecisionTimeout(self.clock if clock and self.clock else timeout or 0.0, clock)
-            ready, _, _ = select.select([fd], [], [], wait)
+            # in slices, so that the user's Ctrl-C (a flag the guard's handler sets) stops
+            # the run at once rather than when the bot answers or runs out of time
+            ready, _, _ = select.select([fd], [], [], _POLL if wait is None else min(wait, _POLL))
+            check_user_stop()
             if not ready:
                 continue
             chunk = os.read(fd, MAX_ANSWER + 1)

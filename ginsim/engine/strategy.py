@@ -34,6 +34,8 @@ class Strategy:
         later class of the same name replaces an earlier one (a notebook cell run again)."""
         super().__init_subclass__(**kwargs)
         own = cls.__dict__.get("name")
+        if cls.__module__.startswith("ginsim."):
+            return  # ginsim's own classes: the built-ins are named in the registry, the rest are stand-ins
         if isinstance(own, str) and own:
             DEFINED.setdefault(own, []).append(cls)
 

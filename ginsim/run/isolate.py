@@ -228,7 +228,7 @@ class BotProcess:
 class RemoteStrategy(Strategy):
     """The engine's stand-in for a strategy in its own process."""
 
-    name = "remote"
+    name = ""  # a stand-in: no name of its own (nor a registry entry)
 
     def __init__(self, bot: BotProcess) -> None:
         self._bot = bot

@@ -294,7 +294,14 @@ def test_the_users_ctrl_c_still_stops_the_run(tmp_path: Path, isolate: bool) -> 
     out = tmp_path / "run"
     args = ["match", f"{ATTACKS / 'crashers'}.py:Sleeper", "simple", "--hands", "40", "--jobs", "1", "-q"]
     args += ["--no-plots", "--chunk", "1", "--out", str(out), *(["--isolate"] if isolate else [])]
-    proc = subprocess.Popen([sys.executable, "-m", "ginsim", *args], stderr=subprocess.PIPE, text=True)
+    # Ctrl-C as a terminal delivers it: with SIGINT's default action (a shell that runs
+    # the suite in the background starts it ignored, and ginsim then keeps ignoring it)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ginsim", *args],
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     deadline = time.monotonic() + 60
     while not chunk_files(out) and time.monotonic() < deadline:  # a hand or two played
         time.sleep(0.1)

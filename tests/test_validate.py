@@ -45,12 +45,12 @@ class Gambler(Base):
 
 
 class Cheat(Base):
-    """Discards a card it does not hold once the stock is low."""
+    """Discards a card it does not hold once the first draws are done."""
 
     name = "cheat"
 
     def discard(self, view):
-        if view.stock_size < 20:
+        if view.stock_size < 29:
             return next(c for c in range(52) if not view.hand >> c & 1)
         return super().discard(view)
 '''

@@ -131,7 +131,8 @@ def guarded(decision_limit: float | None, time_per_hand: float | None = None) ->
     limits = [x for x in (decision_limit, time_per_hand) if x]
     limit = min(limits) if decision_limit and limits else 0.0
     old: dict[int, Any] = {}
-    old[signal.SIGINT] = signal.signal(signal.SIGINT, _on_sigint)
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # started ignoring it (nohup): keep so
+        old[signal.SIGINT] = signal.signal(signal.SIGINT, _on_sigint)
     if limit:
         old[signal.SIGALRM] = signal.signal(signal.SIGALRM, _on_alarm)
         STATE.main_ident = threading.main_thread().ident

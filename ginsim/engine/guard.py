@@ -3,7 +3,7 @@ KeyboardInterrupt, and a watchdog that ends a decision that never returns.
 
 The engine catches every ``BaseException`` a strategy raises and forfeits its seat; only
 a real Ctrl-C (SIGINT delivered to the process, which ``guarded`` marks in a flag) goes
-through and stops the run. The engine counts strategy calls in ``engine.WATCH.calls``
+through and stops the run. The engine counts strategy calls in ``ginsim.engine.play.WATCH.calls``
 (odd while a strategy is thinking); the watchdog thread sees a count that stays odd past
 the limit and ends the decision with ``DecisionTimeout`` raised in the main thread (from
 a SIGALRM handler, so a ``time.sleep`` is cut short too), which the engine records as a
@@ -83,10 +83,17 @@ def user_stop() -> bool:
     return STATE.user_stop
 
 
-def _calls() -> int:
-    from ginsim.engine.play import WATCH
+_COUNTER: list[Any] = []  # the play loop's call counter (ginsim.engine.play.WATCH)
 
-    return WATCH.calls
+
+def watch_calls(counter: Any) -> None:
+    """The play loop hands the guard its counter of strategy calls (an object with an int
+    ``calls``), so that the guard never imports the play loop."""
+    _COUNTER[:] = [counter]
+
+
+def _calls() -> int:
+    return int(_COUNTER[0].calls) if _COUNTER else 0
 
 
 def _on_sigint(_signum: int, _frame: FrameType | None) -> None:

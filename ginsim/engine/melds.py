@@ -17,6 +17,7 @@ from itertools import combinations
 from typing import Final, NamedTuple
 
 from ginsim.engine.cards import RANK_MASK, RANK_OF, SUIT_OF, Card, Mask, cards_of, to_mask
+from ginsim.engine.guard import safe_repr
 from ginsim.errors import IllegalMoveError
 
 _NO_CARD: Final = -1000  # gain of removing a card from an empty suit: never the best
@@ -206,8 +207,6 @@ class MeldTables:
             raise IllegalMoveError("melds must be a list of card masks") from None
         for m in melds:
             if type(m) is not int or m < 0 or m >> 52:
-                from ginsim.engine.guard import safe_repr
-
                 raise IllegalMoveError(f"a meld must be a card mask (bits 0..51), not {safe_repr(m)}")
             if m & ~hand:
                 raise IllegalMoveError(f"meld {format_cards(m)} uses cards not in the hand")

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any, Final, cast
 
 from ginsim.engine.cards import CARD_NAMES, Card
-from ginsim.engine.guard import BotFailure, DecisionTimeout, passes, safe_repr
+from ginsim.engine.guard import BotFailure, DecisionTimeout, passes, safe_repr, watch_calls
 from ginsim.engine.hand import (
     BIG_GIN,
     DRAWN,
@@ -47,20 +47,20 @@ __all__ = [
 ]
 
 
-clock_time = time.perf_counter
-"""The clock that times strategies when the rules set one (R25); read once per hand, so a
-test can put a counting clock here."""
-
-
 class _Watch:
     """Strategy calls so far in this process: odd while a strategy is thinking (the
-    watchdog of ginsim.engine.guard reads it)."""
+    watchdog of ginsim.engine.guard reads it: ``guard.watch_calls`` is given it below)."""
 
     def __init__(self) -> None:
         self.calls = 0
 
 
 WATCH: Final = _Watch()
+watch_calls(WATCH)  # the guard reads the count without importing the play loop
+
+clock_time = time.perf_counter
+"""The clock that times strategies when the rules set one (R25); read once per hand, so a
+test can put a counting clock here."""
 
 
 def _describe(value: object) -> str:

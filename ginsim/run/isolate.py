@@ -36,7 +36,7 @@ from ginsim.engine.view import PlayerView
 from ginsim.outside.sandbox_host import FIELDS
 
 if TYPE_CHECKING:
-    from ginsim.run.worker import ChunkTask
+    from ginsim.run.plan import ChunkTask
 
 _POLL = 0.25
 """Seconds between looks at the user's Ctrl-C while a bot thinks."""

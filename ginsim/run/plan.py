@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
 from ginsim.engine.registry import StrategySpec, parse_spec
 from ginsim.engine.rules import Rules
 from ginsim.errors import RunError
@@ -84,6 +85,27 @@ class Pairing:
 
     def to_dict(self) -> dict[str, Any]:
         return self.record().to_dict()
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """Everything a process needs to play one chunk (plain, picklable data)."""
+
+    rules: Rules
+    spec_a: StrategySpec
+    spec_b: StrategySpec
+    pairing: int
+    pairing_key: int
+    seed: int
+    mode: str  # "hands" or "games"
+    duplicate: bool
+    start: int
+    stop: int
+    chunk: int  # chunk index, for naming
+    decision_limit: float | None = DEFAULT_DECISION_LIMIT  # hard seconds per decision (ginsim.engine.guard)
+    isolate: bool = False  # tournament mode: each strategy in its own process (ginsim.run.isolate)
+    secret: bytes = b""  # tournament mode: the run's secret, mixed into every deal seed
+    engine: str = "auto"  # "general": play_hand for every hand; "auto": the fast path when it applies
 
 
 @dataclass(frozen=True)

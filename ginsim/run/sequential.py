@@ -18,9 +18,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ginsim.run.plan import RunPlan
+from ginsim.run.plan import ChunkTask, RunPlan
 from ginsim.run.records import chunk_path, remove_chunk, write_chunk
-from ginsim.run.worker import ChunkTask
 
 ChunkResults = Iterable[tuple[ChunkTask, dict[str, np.ndarray]]]
 

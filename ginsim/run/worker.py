@@ -13,7 +13,6 @@ from __future__ import annotations
 import operator
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -21,7 +20,7 @@ import numpy as np
 
 from ginsim.engine.fastplay import RANDOM, ROW_FIELDS, SIMPLE, FastSeat, fast_rows, play_fast_game
 from ginsim.engine.game import GameResult, play_game
-from ginsim.engine.guard import DEFAULT_DECISION_LIMIT, check_user_stop, guarded
+from ginsim.engine.guard import check_user_stop, guarded
 from ginsim.engine.play import FORFEIT, HandResult, play_hand
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
@@ -29,6 +28,7 @@ from ginsim.engine.strategy import Strategy
 from ginsim.errors import RunError
 from ginsim.run.forfeits import MAX_PER_CHUNK, forfeit_record, traced_replay
 from ginsim.run.isolate import isolated_factories
+from ginsim.run.plan import ChunkTask
 from ginsim.run.records import COLUMNS, FORFEIT_DETAILS, GAME_COLUMNS, GAME_PREFIX, OUTCOME_CODE, RESULT_COLUMNS
 from ginsim.run.seeding import (
     check_decks,
@@ -40,27 +40,6 @@ from ginsim.run.seeding import (
     strategy_seed,
     strategy_seeds,
 )
-
-
-@dataclass(frozen=True)
-class ChunkTask:
-    """Everything a process needs to play one chunk (plain, picklable data)."""
-
-    rules: Rules
-    spec_a: StrategySpec
-    spec_b: StrategySpec
-    pairing: int
-    pairing_key: int
-    seed: int
-    mode: str  # "hands" or "games"
-    duplicate: bool
-    start: int
-    stop: int
-    chunk: int  # chunk index, for naming
-    decision_limit: float | None = DEFAULT_DECISION_LIMIT  # hard seconds per decision (ginsim.engine.guard)
-    isolate: bool = False  # tournament mode: each strategy in its own process (ginsim.run.isolate)
-    secret: bytes = b""  # tournament mode: the run's secret, mixed into every deal seed
-    engine: str = "auto"  # "general": play_hand for every hand; "auto": the fast path when it applies
 
 
 class _Columns:

@@ -12,9 +12,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ginsim.analysis.stats import Z95, points_se
 from ginsim.run.records import read_games
-
-Z95 = 1.959963984540054
 
 
 def game_figures(games: pd.DataFrame) -> dict[tuple[int, int], dict[str, float]]:
@@ -42,7 +41,9 @@ def game_figures(games: pd.DataFrame) -> dict[tuple[int, int], dict[str, float]]
             c_s = np.bincount(inverse, weights=net)
             n = float(c_n.sum())
             ppg = float(net.sum()) / n
-            half = Z95 * _ratio_se(c_s, c_n)
+            clusters = {"clusters": len(c_n), "c_n": float(c_n.sum()), "c_s": float(c_s.sum())}
+            clusters.update(c_ss=float((c_s * c_s).sum()), c_sn=float((c_s * c_n).sum()), c_nn=float((c_n * c_n).sum()))
+            half = Z95 * points_se(clusters)  # the ratio estimator over game clusters
             out[(int(p), side)] = {
                 "points_per_game": ppg,
                 "points_per_game_lo": ppg - half,
@@ -51,17 +52,6 @@ def game_figures(games: pd.DataFrame) -> dict[tuple[int, int], dict[str, float]]
                 "shutouts": float((shutout[in_p] & (winner[in_p] == seat)).sum()),
             }
     return out
-
-
-def _ratio_se(c_s: np.ndarray, c_n: np.ndarray) -> float:
-    """Standard error of sum(c_s)/sum(c_n) over clusters (the ratio estimator of stats)."""
-    c = len(c_n)
-    total = float(c_n.sum())
-    if c < 2 or total <= 0:
-        return math.nan
-    m = float(c_s.sum()) / total
-    ss = float(((c_s - m * c_n) ** 2).sum())
-    return math.sqrt(ss * c / (c - 1)) / total
 
 
 def add_game_figures(summary: pd.DataFrame, hand_files: list[Path]) -> pd.DataFrame:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ginsim.analysis.stats import Z95
 from ginsim.errors import RunError
 from ginsim.run.records import chunk_files, chunk_path, read_chunk
 
@@ -42,7 +43,6 @@ if TYPE_CHECKING:
 SPRT_CHUNK = 100
 """Deals (so 200 hands) per chunk of an SPRT run unless ``--chunk`` says otherwise:
 small, so the test can stop soon after it decides."""
-Z95 = 1.959963984540054
 LOG_COLUMNS = ["deal", "seat_a", "winner", "points"]
 H0_ACCEPTED = "H0 accepted"
 H1_ACCEPTED = "H1 accepted"

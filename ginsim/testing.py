@@ -38,9 +38,9 @@ from ginsim.engine.game import play_game
 from ginsim.engine.play import HandResult, play_hand
 from ginsim.engine.registry import StrategySpec, parse_spec
 from ginsim.engine.rules import Rules
-from ginsim.engine.strategy import Strategy
+from ginsim.engine.strategy import DECISIONS, HOOKS, Strategy
 from ginsim.engine.view import Event
-from ginsim.run.contract import DECISIONS, HOOKS, Guard, Record, counted
+from ginsim.run.contract import Guard, Record, counted
 from ginsim.run.seeding import deal_seed, deck_for, strategy_seed, text_key
 
 __all__ = ["DECISIONS", "HOOKS", "VARIANTS", "Guard", "Record", "StrategyContract"]

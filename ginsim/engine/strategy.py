@@ -21,6 +21,16 @@ from typing import Any, ClassVar
 from ginsim.engine.cards import Card, Mask
 from ginsim.engine.view import Event, PlayerView
 
+DECISIONS = ("take_upcard", "discard", "knock")
+"""The decisions every strategy answers."""
+HOOKS = ("observe", "choose_melds", "choose_layoffs", "take_big_gin")
+"""The optional hooks; the engine calls one only when the strategy's class overrides it."""
+
+
+def overrides(cls: type, hook: str) -> bool:
+    """Whether a strategy class overrides an optional hook of ``Strategy``."""
+    return getattr(cls, hook) is not getattr(Strategy, hook)
+
 
 class Strategy:
     """Base class of every strategy. Subclasses set ``name`` and override the decisions."""

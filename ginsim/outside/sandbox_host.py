@@ -22,8 +22,9 @@ import signal
 import sys
 from typing import Any, BinaryIO
 
-HOOKS = ("observe", "choose_melds", "choose_layoffs", "take_big_gin")
-METHODS = frozenset(("take_upcard", "discard", "knock", *HOOKS))
+from ginsim.engine.strategy import DECISIONS, HOOKS, overrides
+
+METHODS = frozenset((*DECISIONS, *HOOKS))
 
 # order of the per-call view fields (ginsim.run.isolate writes them in this order)
 FIELDS = (
@@ -73,12 +74,11 @@ class Host:
     def init(self, msg: dict[str, Any]) -> dict[str, Any]:
         from ginsim.engine.registry import load_class
         from ginsim.engine.rules import Rules
-        from ginsim.engine.strategy import Strategy
 
         self.rules = Rules(**msg["rules"])
         self.cls = load_class(msg["target"], msg["spec"])
         self.params = msg["params"]
-        hooks = [h for h in HOOKS if getattr(self.cls, h) is not getattr(Strategy, h)]
+        hooks = [h for h in HOOKS if overrides(self.cls, h)]
         return {"r": hooks}
 
     def new(self) -> dict[str, Any]:

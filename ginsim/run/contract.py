@@ -23,12 +23,9 @@ from ginsim.engine.cards import Card, Mask
 from ginsim.engine.play import FORFEIT, HandResult, play_hand
 from ginsim.engine.registry import StrategySpec, parse_spec
 from ginsim.engine.rules import Rules
-from ginsim.engine.strategy import Strategy
+from ginsim.engine.strategy import HOOKS, Strategy, overrides
 from ginsim.engine.view import Event, PlayerView
 from ginsim.run.seeding import deal_seed, deck_for, strategy_seed, text_key
-
-DECISIONS = ("take_upcard", "discard", "knock")
-HOOKS = ("observe", "choose_melds", "choose_layoffs", "take_big_gin")
 
 
 @dataclass
@@ -62,7 +59,7 @@ class Guard(Strategy):
         self.inner = inner
         self.record = record
         cls = type(inner)
-        self._hooks = {h for h in HOOKS if getattr(cls, h) is not getattr(Strategy, h)}
+        self._hooks = {h for h in HOOKS if overrides(cls, h)}
 
     def _call(self, method: str, view: PlayerView, *args: Any, default: Any = None, decision: bool = True) -> Any:
         if not decision and method not in self._hooks:

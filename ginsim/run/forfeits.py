@@ -18,7 +18,7 @@ from typing import Any
 
 from ginsim.engine.cards import format_card, format_cards
 from ginsim.engine.play import FORFEIT, HandResult
-from ginsim.engine.strategy import Strategy
+from ginsim.engine.strategy import DECISIONS, HOOKS, Strategy, overrides
 from ginsim.engine.view import PlayerView, format_event
 
 MAX_PER_CHUNK = 20
@@ -83,8 +83,8 @@ def tracing(inner: Strategy, seat: _Seat) -> Strategy:
 
     cls = type(inner)
     ns: dict[str, Any] = {"name": "", "description": inner.description}
-    for name in ("take_upcard", "discard", "knock", "observe", "take_big_gin", "choose_melds", "choose_layoffs"):
-        if name in ("take_upcard", "discard", "knock") or getattr(cls, name) is not getattr(Strategy, name):
+    for name in (*DECISIONS, *HOOKS):
+        if name in DECISIONS or overrides(cls, name):
             ns[name] = decision(name)
     return type(f"Tracing{cls.__name__}", (Strategy,), ns)()  # type: ignore[no-any-return]
 

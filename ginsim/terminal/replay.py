@@ -19,7 +19,7 @@ from ginsim.engine.melds import tables_for
 from ginsim.engine.play import BIG_GIN, GIN, KNOCK_WON, UNDERCUT, HandResult, play_hand
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules
-from ginsim.engine.strategy import Strategy
+from ginsim.engine.strategy import DECISIONS, Strategy, overrides
 from ginsim.engine.view import Event, PlayerView
 from ginsim.errors import GinsimError, RunError
 from ginsim.run.records import RESULT_COLUMNS, chunk_files, read_manifest
@@ -89,10 +89,6 @@ class Recorder:
     decisions: list[Decision] = field(default_factory=list)
 
 
-def _overrides(cls: type, name: str) -> bool:
-    return getattr(cls, name) is not getattr(Strategy, name)
-
-
 def recording(inner: Strategy, rec: Recorder) -> Strategy:
     """A stand-in for ``inner`` that records ``view.snapshot()`` at each decision. It
     overrides exactly the optional hooks ``inner`` overrides, so the engine treats both
@@ -114,10 +110,10 @@ def recording(inner: Strategy, rec: Recorder) -> Strategy:
 
     cls = type(inner)
     ns: dict[str, Any] = {"name": inner.name, "description": inner.description}
-    for name in ("take_upcard", "discard", "knock", "take_big_gin", "choose_melds", "choose_layoffs"):
-        if name in ("take_upcard", "discard", "knock", "take_big_gin") or _overrides(cls, name):
+    for name in (*DECISIONS, "take_big_gin", "choose_melds", "choose_layoffs"):
+        if name in (*DECISIONS, "take_big_gin") or overrides(cls, name):
             ns[name] = decision(name)
-    if _overrides(cls, "observe"):
+    if overrides(cls, "observe"):
         ns["observe"] = lambda _self, view, event: inner.observe(view, event)
     return type(f"Recording{cls.__name__}", (Strategy,), ns)()  # type: ignore[no-any-return]
 

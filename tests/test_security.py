@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
-from attacks.common import CHEAT_MARK
+from attacks.common import CHEAT_MARK, Honest, undo_sabotage
 from attacks.seed_inversion import SeedInverter, splitmix64, unsplitmix64
 from conftest import ginsim_subprocess
 from ginsim.strategies.simple import Simple
@@ -175,10 +175,34 @@ def test_the_gc_saboteur_harms_no_one_in_tournament_mode() -> None:
     assert _same_log(res, _play("common:Honest", "simple", 6, isolate=True))
 
 
-def test_the_gc_saboteur_in_process_is_beyond_defence() -> None:
-    # documented in docs/security.md: in one process a bot can rewrite any object
-    res = _play("saboteurs:GcSaboteur", "simple", 4, isolate=False)
-    assert (res["forfeit_seat"] >= 0).any()
+SABOTEURS = ["saboteurs:GcSaboteur", "saboteurs:ClassSaboteur", "saboteurs:CodeSaboteur"]
+
+
+def _sabotaged(bystander: Simple) -> bool:
+    """Whether a saboteur's patch is live in this process: on the instance, on its class,
+    or in the code of the class's ``discard``."""
+    fn = type(bystander).__dict__["discard"]
+    return "discard" in vars(bystander) or fn.__name__ == "_illegal_discard" or fn.__code__.co_name != "discard"
+
+
+@pytest.mark.parametrize("saboteur", SABOTEURS)
+def test_saboteurs_harm_no_one_in_process(saboteur: str) -> None:
+    # the engine calls each seat's functions as its class defined them (entry_points):
+    # an instance attribute, a patched class or rewritten code changes nobody's play
+    honest = _play("common:Honest", "simple", 6, isolate=False)
+    bystander = Simple()  # a live instance of the opponent's class, for the gc saboteur to reach
+    try:
+        res = _play(saboteur, "simple", 6, isolate=False)
+        assert _sabotaged(bystander)  # the attack happened: in this process it is live
+        # even the bystander, patched or of a patched class, plays its honest hands
+        again = play_hand(Rules(), [Honest(), bystander], deck_for(deal_seed(3, 0)), 0)
+        twin = play_hand(Rules(), [Honest(), Simple()], deck_for(deal_seed(3, 0)), 0)
+    finally:
+        undo_sabotage()
+    assert not _sabotaged(Simple())
+    assert (res["forfeit_seat"] < 0).all()  # the opponent forfeits nothing, nor does the saboteur
+    assert _same_log(res, honest)  # its points, wins and forfeits are its honest twin's, hand for hand
+    assert again == twin and again.forfeit_seat < 0
 
 
 @pytest.mark.parametrize("isolate", [False, True])

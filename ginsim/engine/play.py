@@ -28,7 +28,7 @@ from ginsim.engine.hand import (
     HandResult,
 )
 from ginsim.engine.rules import Rules
-from ginsim.engine.strategy import Strategy
+from ginsim.engine.strategy import ENTRY_POINTS, Strategy, entry_points
 from ginsim.engine.view import KNOCK, LAYOFF, OVER, Event, PlayerView
 from ginsim.errors import IllegalMoveError
 
@@ -69,17 +69,15 @@ def _describe(value: object) -> str:
     return safe_repr(value)
 
 
-def _overrides(strategy: Strategy, hook: str) -> bool:
-    """Whether the strategy's class overrides an optional hook (else it is never called)."""
-    cls = type(strategy)
-    key = (cls, hook)
-    known = _OVERRIDES.get(key)
-    if known is None:
-        known = _OVERRIDES[key] = getattr(cls, hook) is not getattr(Strategy, hook)
-    return known
-
-
-_OVERRIDES: Final[dict[tuple[type, str], bool]] = {}
+# where each entry point sits in the tuple of ginsim.engine.strategy.entry_points
+_TAKE: Final = 0
+_DISCARD: Final = 1
+_KNOCK: Final = 2
+_OBSERVE: Final = 3
+_MELDS: Final = 4
+_LAYOFFS: Final = 5
+_BIG_GIN: Final = 6
+assert ENTRY_POINTS == ("take_upcard", "discard", "knock", "observe", "choose_melds", "choose_layoffs", "take_big_gin")
 
 
 def _as_card(value: object) -> object:
@@ -140,6 +138,7 @@ def play_hand(
     big_gin = rules.big_gin_bonus is not None
     seats = _Seats(strategies, views, rules.time_per_hand)
     players = seats.players
+    entries = seats.entries
     watching = seats.watching
     timed = seats.timed
     clock = seats.clock
@@ -168,17 +167,21 @@ def play_hand(
             if watching:
                 seats.notify()
             strategy = players[seat]
+            fns = entries[seat]
             view = views[seat]
             if timed:
                 started = perf()
             if big_gin and hand.can_big_gin():
-                WATCH.calls += 1
-                try:
-                    gin_now: object = strategy.take_big_gin(view)
-                except BaseException as e:  # noqa: BLE001
-                    raise _raised(seat, "take_big_gin", e) from None
-                finally:
+                gin_now: object = True  # the default when the class has no take_big_gin
+                big_gin_fn = fns[_BIG_GIN]
+                if big_gin_fn is not None:
                     WATCH.calls += 1
+                    try:
+                        gin_now = big_gin_fn(strategy, view)
+                    except BaseException as e:  # noqa: BLE001
+                        raise _raised(seat, "take_big_gin", e) from None
+                    finally:
+                        WATCH.calls += 1
                 if gin_now is True:
                     if timed:
                         clock.charge(seat, perf() - started)
@@ -188,7 +191,7 @@ def play_hand(
                     raise _not_bool(seat, "take_big_gin", gin_now)
             WATCH.calls += 1
             try:
-                card: object = strategy.discard(view)
+                card: object = fns[_DISCARD](strategy, view)
                 if type(card) is not int:
                     card = _as_card(card)  # may run the answer's own __index__: guarded too
             except BaseException as e:  # noqa: BLE001
@@ -212,7 +215,7 @@ def play_hand(
                 view.discard_deadwood = dw
                 WATCH.calls += 1
                 try:
-                    knock = strategy.knock(view)
+                    knock = fns[_KNOCK](strategy, view)
                 except BaseException as e:  # noqa: BLE001
                     raise _raised(seat, "knock", e) from None
                 finally:
@@ -276,9 +279,9 @@ def _showdown(hand: Hand, seats: _Seats) -> HandResult:
     melds or lay-offs the rules refuse, forfeits its own seat."""
     k = hand.knocker
     d = 1 - k
-    strategies = seats.players
+    entries = seats.entries
     ask = seats.ask
-    melds = ask(k, "choose_melds") if _overrides(strategies[k], "choose_melds") else None
+    melds = ask(k, _MELDS, "choose_melds") if entries[k][_MELDS] is not None else None
     if melds is not None and type(melds) is not tuple:
         return hand.forfeit(k, "illegal", f"choose_melds: returned {safe_repr(melds)}, not a list of card masks")
     try:
@@ -286,7 +289,7 @@ def _showdown(hand: Hand, seats: _Seats) -> HandResult:
     except IllegalMoveError as e:
         return hand.forfeit(k, "illegal", f"choose_melds: {e}")
     layoff = None
-    if kd > 0 and _overrides(strategies[d], "choose_layoffs"):
+    if kd > 0 and entries[d][_LAYOFFS] is not None:
         dv = hand.views[d]
         dv.knocker_melds = shown  # R16: the knocker shows its melds and its deadwood
         melded = 0
@@ -295,7 +298,7 @@ def _showdown(hand: Hand, seats: _Seats) -> HandResult:
         dv.knocker_deadwood_cards = hand.hands[k] & ~melded
         dv.knocker_deadwood = kd
         dv.phase = LAYOFF
-        layoff = ask(d, "choose_layoffs")
+        layoff = ask(d, _LAYOFFS, "choose_layoffs")
         if layoff is not None and type(layoff) is not int:
             return hand.forfeit(d, "illegal", f"choose_layoffs: returned {safe_repr(layoff)}, not a card mask")
         if layoff is not None:
@@ -318,20 +321,23 @@ class _Seats:
     """The two strategies as the engine asks them (the main loop asks discard, knock and
     big gin itself, in line): each call
     guarded (a strategy that raises forfeits, R26) and, under a clock, timed (R25).
-    Strategies' answers are untrusted: they are read as plain objects and checked,
-    never assumed to have the types ``Strategy``'s signatures promise."""
+    Each seat's functions are bound here, once per hand, from its class as the class
+    was defined (``entry_points``): not from the instance, nor from the class as it may
+    have been patched since. Strategies' answers are untrusted: they are read as plain
+    objects and checked, never assumed to have the types ``Strategy``'s signatures promise."""
 
-    __slots__ = ("clock", "players", "seen", "timed", "views", "watchers", "watching")
+    __slots__ = ("clock", "entries", "players", "seen", "timed", "views", "watchers", "watching")
 
     def __init__(
         self, strategies: Sequence[Strategy], views: tuple[PlayerView, PlayerView], limit: float | None
     ) -> None:
         self.players: Sequence[Any] = strategies
-        self.views = views
-        self.watchers: tuple[Any, Any] = (
-            strategies[0] if _overrides(strategies[0], "observe") else None,
-            strategies[1] if _overrides(strategies[1], "observe") else None,
+        self.entries: tuple[tuple[Any, ...], tuple[Any, ...]] = (
+            entry_points(type(strategies[0])),
+            entry_points(type(strategies[1])),
         )
+        self.views = views
+        self.watchers: tuple[Any, Any] = (self.entries[0][_OBSERVE], self.entries[1][_OBSERVE])
         self.watching = self.watchers[0] is not None or self.watchers[1] is not None
         self.seen = [0, 0]
         self.timed = limit is not None
@@ -353,7 +359,7 @@ class _Seats:
                     t0 = perf() if timed else 0.0
                     WATCH.calls += 1
                     try:
-                        w.observe(view, ev)
+                        w(self.players[s], view, ev)
                     except BaseException as e:  # noqa: BLE001 - any failure forfeits (R26)
                         raise _raised(s, "observe", e) from None
                     finally:
@@ -361,12 +367,12 @@ class _Seats:
                     if timed:
                         self.clock.charge(s, perf() - t0)
 
-    def ask(self, s: int, method: str) -> object:
+    def ask(self, s: int, entry: int, method: str) -> object:
         """One hook call, for the showdown: failures forfeit, time is charged."""
         t0 = clock_time() if self.timed else 0.0
         WATCH.calls += 1
         try:
-            out = getattr(self.players[s], method)(self.views[s])
+            out = self.entries[s][entry](self.players[s], self.views[s])
             if out is not None and type(out) is not int:
                 out = _plain_melds(out)  # copied inside the guard: iterating may run its code
         except BaseException as e:  # noqa: BLE001
@@ -383,7 +389,7 @@ class _Seats:
         t0 = clock_time() if self.timed else 0.0
         WATCH.calls += 1
         try:
-            take: object = self.players[seat].take_upcard(self.views[seat])
+            take: object = self.entries[seat][_TAKE](self.players[seat], self.views[seat])
         except BaseException as e:  # noqa: BLE001 - any failure forfeits (R26)
             raise _raised(seat, "take_upcard", e) from None
         finally:

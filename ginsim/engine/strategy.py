@@ -16,6 +16,8 @@ from ``view.rng``.
 from __future__ import annotations
 
 import inspect
+import types
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from ginsim.engine.cards import Card, Mask
@@ -27,9 +29,14 @@ HOOKS = ("observe", "choose_melds", "choose_layoffs", "take_big_gin")
 """The optional hooks; the engine calls one only when the strategy's class overrides it."""
 
 
+ENTRY_POINTS = (*DECISIONS, *HOOKS)
+"""Every method the engine calls, in the order of ``entry_points``' tuple."""
+
+
 def overrides(cls: type, hook: str) -> bool:
-    """Whether a strategy class overrides an optional hook of ``Strategy``."""
-    return getattr(cls, hook) is not getattr(Strategy, hook)
+    """Whether a strategy class overrides an optional hook of ``Strategy`` (as defined:
+    see ``entry_points``)."""
+    return entry_points(cls)[ENTRY_POINTS.index(hook)] is not None
 
 
 class Strategy:
@@ -43,6 +50,7 @@ class Strategy:
         (``DEFINED``; ginsim.engine.registry): ``ginsim.match("patient", "simple")``. A
         later class of the same name replaces an earlier one (a notebook cell run again)."""
         super().__init_subclass__(**kwargs)
+        _record(cls)
         own = cls.__dict__.get("name")
         if cls.__module__.startswith("ginsim."):
             return  # ginsim's own classes: the built-ins are named in the registry, the rest are stand-ins
@@ -103,3 +111,95 @@ class Strategy:
 DEFINED: dict[str, list[type[Strategy]]] = {}
 """Strategy classes defined in this process that set their own ``name``, by that name,
 oldest first (the registry takes the newest that can be found by ``module:Class``)."""
+
+
+Entry = Callable[..., Any]
+"""An entry point as the engine calls it: ``fn(strategy, view)`` (``observe``: ``fn(strategy,
+view, event)``)."""
+
+_OWN: dict[type, dict[str, Entry]] = {}  # each class's own entry points, copied when defined
+_ENTRIES: dict[type, tuple[Entry | None, ...]] = {}
+
+
+def _record(cls: type) -> None:
+    """Copy the entry points ``cls``'s own body defines (``Strategy.__init_subclass__``)."""
+    _OWN[cls] = {name: _private(cls.__dict__[name]) for name in ENTRY_POINTS if name in cls.__dict__}
+
+
+def entry_points(cls: type) -> tuple[Entry | None, ...]:
+    """The functions the engine calls for ``cls``, one per name of ``ENTRY_POINTS``: a
+    decision's function, or a hook's when the class overrides it (None when it does not).
+
+    Each ``Strategy`` class's own methods are copied when its ``class`` statement runs
+    (``__init_subclass__``), and ``cls``'s entry points are found through those copies
+    along its method resolution order: an attribute set later on an instance, a method
+    patched or deleted on the class or on one of its bases, a function's ``__code__`` or
+    defaults rewritten: none of these changes what the engine calls (docs/security.md).
+    A base that is no ``Strategy`` (a mixin) is read as it is the first time ``cls`` is
+    asked about."""
+    known = _ENTRIES.get(cls)
+    if known is None:
+        known = _ENTRIES[cls] = _resolve(cls)
+    return known
+
+
+def _resolve(cls: type) -> tuple[Entry | None, ...]:
+    base = _OWN[Strategy]
+    out: list[Entry | None] = []
+    for name in ENTRY_POINTS:
+        found: Entry | None = None
+        for klass in cls.__mro__:
+            own = _OWN.get(klass)
+            if own is None and name in klass.__dict__:
+                found = _private(klass.__dict__[name])
+            elif own is not None and name in own:
+                found = own[name]
+            else:
+                continue
+            break
+        if found is None:
+            found = _missing(name)
+        out.append(None if name in HOOKS and found is base[name] else found)
+    return tuple(out)
+
+
+def _private(raw: Any) -> Entry:
+    """A function calling ``raw`` as a method, unaffected by later changes to ``raw``'s
+    code and defaults (a plain function is copied; any other descriptor is bound per call)."""
+    if type(raw) is types.FunctionType:
+        fn = types.FunctionType(raw.__code__, raw.__globals__, raw.__name__, raw.__defaults__, raw.__closure__)
+        fn.__kwdefaults__ = dict(raw.__kwdefaults__) if raw.__kwdefaults__ else None
+        fn.__qualname__ = raw.__qualname__
+        fn.__module__ = raw.__module__
+        fn.__doc__ = raw.__doc__
+        return fn
+    get = getattr(type(raw), "__get__", None)
+    if get is None:  # a plain callable object in the class: called as it is, without self
+
+        def unbound(_self: Any, *args: Any) -> Any:
+            return raw(*args)
+
+        return unbound
+
+    def bound(self: Any, *args: Any) -> Any:
+        return get(raw, self, type(self))(*args)
+
+    return bound
+
+
+def _missing(name: str) -> Entry:
+    def absent(self: Any, *_args: Any) -> Any:
+        raise AttributeError(f"{type(self).__name__} has no method {name}")
+
+    return absent
+
+
+_record(Strategy)
+
+
+def bound_entry(strategy: Any, name: str) -> Callable[..., Any]:
+    """``strategy``'s entry point ``name`` bound to it, as the engine calls it (for the
+    stand-ins that wrap a strategy: forfeit tracing, replay, the contract). An optional
+    hook the class does not override is the base class's."""
+    fn = entry_points(type(strategy))[ENTRY_POINTS.index(name)] or _OWN[Strategy][name]
+    return types.MethodType(fn, strategy)

@@ -22,7 +22,7 @@ import signal
 import sys
 from typing import Any, BinaryIO
 
-from ginsim.engine.strategy import DECISIONS, HOOKS, overrides
+from ginsim.engine.strategy import DECISIONS, HOOKS, bound_entry, overrides
 
 METHODS = frozenset((*DECISIONS, *HOOKS))
 
@@ -108,7 +108,7 @@ class Host:
         if method not in METHODS:
             return {"error": f"unknown method {method!r}"}
         view = self._update(msg)
-        fn = getattr(self.strategy, method)
+        fn = bound_entry(self.strategy, method)  # as the engine calls it in-process
         try:
             if method == "observe":
                 s, a, c = msg["ev"]

@@ -23,7 +23,7 @@ from ginsim.engine.cards import Card, Mask
 from ginsim.engine.play import FORFEIT, HandResult, play_hand
 from ginsim.engine.registry import StrategySpec, parse_spec
 from ginsim.engine.rules import Rules
-from ginsim.engine.strategy import HOOKS, Strategy, overrides
+from ginsim.engine.strategy import HOOKS, Strategy, bound_entry, overrides
 from ginsim.engine.view import Event, PlayerView
 from ginsim.run.seeding import deal_seed, deck_for, strategy_seed, text_key
 
@@ -68,7 +68,7 @@ class Guard(Strategy):
         hist_id = id(view.history)
         t0 = time.perf_counter()
         p0 = self.record.playouts_now
-        out = getattr(self.inner, method)(view, *args)
+        out = bound_entry(self.inner, method)(view, *args)
         dt = time.perf_counter() - t0
         work = self.record.playouts_now - p0
         after = view.snapshot()

@@ -18,7 +18,7 @@ from typing import Any
 
 from ginsim.engine.cards import format_card, format_cards
 from ginsim.engine.play import FORFEIT, HandResult
-from ginsim.engine.strategy import DECISIONS, HOOKS, Strategy, overrides
+from ginsim.engine.strategy import DECISIONS, HOOKS, Strategy, bound_entry, overrides
 from ginsim.engine.view import PlayerView, format_event
 
 MAX_PER_CHUNK = 20
@@ -70,7 +70,7 @@ def tracing(inner: Strategy, seat: _Seat) -> Strategy:
         def method(_self: Strategy, view: PlayerView, *args: Any) -> Any:
             seat.method, seat.view, seat.answer, seat.traceback = name, view_text(view), "", ""
             try:
-                out = getattr(inner, name)(view, *args)
+                out = bound_entry(inner, name)(view, *args)
             except Exception as e:
                 tb = e.__traceback__
                 frames = tb.tb_next if tb is not None else None  # from the strategy's own frame on

@@ -19,7 +19,7 @@ from ginsim.engine.melds import tables_for
 from ginsim.engine.play import BIG_GIN, GIN, KNOCK_WON, UNDERCUT, HandResult, play_hand
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules
-from ginsim.engine.strategy import DECISIONS, Strategy, overrides
+from ginsim.engine.strategy import DECISIONS, Strategy, bound_entry, overrides
 from ginsim.engine.view import Event, PlayerView
 from ginsim.errors import GinsimError, RunError
 from ginsim.run.records import RESULT_COLUMNS, chunk_files, read_manifest
@@ -100,7 +100,7 @@ def recording(inner: Strategy, rec: Recorder) -> Strategy:
             if rec.active:
                 rec.decisions.append(d)
             try:
-                d.answer = getattr(inner, name)(view)
+                d.answer = bound_entry(inner, name)(view)
             except Exception as e:
                 d.answer = f"raised {type(e).__name__}: {e}"
                 raise
@@ -114,7 +114,7 @@ def recording(inner: Strategy, rec: Recorder) -> Strategy:
         if name in (*DECISIONS, "take_big_gin") or overrides(cls, name):
             ns[name] = decision(name)
     if overrides(cls, "observe"):
-        ns["observe"] = lambda _self, view, event: inner.observe(view, event)
+        ns["observe"] = lambda _self, view, event: bound_entry(inner, "observe")(view, event)
     return type(f"Recording{cls.__name__}", (Strategy,), ns)()  # type: ignore[no-any-return]
 
 

@@ -5,6 +5,7 @@ test can count, in any mode, how often a route worked (a forfeit whose reason ho
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ginsim.strategies.simple import Simple
@@ -12,6 +13,17 @@ from ginsim.strategies.simple import Simple
 from ginsim.engine.view import PlayerView
 
 CHEAT_MARK = "CHEAT-FOUND"
+
+UNDO: list[Callable[[], object]] = []
+"""What saboteurs that patch shared classes did, as calls that undo it (``undo_sabotage``)."""
+
+
+def undo_sabotage() -> int:
+    """Undo every patch the saboteurs noted, newest first; how many there were."""
+    done = len(UNDO)
+    while UNDO:
+        UNDO.pop()()
+    return done
 
 
 class Honest(Simple):

@@ -79,6 +79,7 @@ def make_plan(kind: str, target: dict[str, Any], s: RunSettings, note: Callable[
         duplicate=s.duplicate,
         chunk=s.chunk,
         note=note,
+        isolate=s.isolate,
     )
     if s.isolate:  # other decks (the run's secret) and other rules of play: another run
         plan = replace(plan, extra={**plan.extra, "isolate": True})
@@ -136,7 +137,7 @@ def run_experiment(
 ) -> Path:
     """Play an experiment file (``hands``/``games`` override its size for a quick try,
     into ``<out>-hands<N>`` unless ``out`` is given) and write tables and charts."""
-    exp = load_experiment(path)
+    exp = load_experiment(path, isolate=isolate)
     size_hands, size_games = exp.hands, exp.games
     folder = exp.out
     args = ["ginsim", "run", str(exp.path)]

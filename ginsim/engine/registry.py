@@ -79,38 +79,66 @@ def did_you_mean(word: str, choices: list[str] | tuple[str, ...] | dict[str, Any
 
 
 @dataclass(frozen=True)
+class SpecFacts:
+    """What a spec checked in a process of its own (tournament mode: ginsim.run.speccheck)
+    says about its class, so that the referee never imports the class itself."""
+
+    defaults: dict[str, Any]  # the constructor's parameters and defaults
+    name: str  # the label's first part (``base_name``)
+    outside: dict[str, Any] | None = None  # an outside player's manifest notes
+
+
+@dataclass(frozen=True)
 class StrategySpec:
-    """A parsed strategy spec: where the class is and the parameters to build it with."""
+    """A parsed strategy spec: where the class is and the parameters to build it with.
+    ``facts`` is set when the spec was checked in another process (tournament mode):
+    then nothing here loads the class."""
 
     text: str  # as the user wrote it
     target: str  # a registered name, ``package.module:Class`` or ``file.py:Class``
     params: dict[str, Any] = field(default_factory=dict)
+    facts: SpecFacts | None = field(default=None, compare=False, repr=False)
 
     @property
-    def label(self) -> str:
-        """A short name for tables and charts: ``threshold:knock_at=4``."""
+    def base_name(self) -> str:
+        """The label without parameters: the name, or for outside code its class's own
+        ``name`` (else the class name)."""
+        if self.facts is not None:
+            return self.facts.name
         base = self.target
         if ":" in base:  # outside code: its own ``name``, else the class name
             base = base.rsplit(":", 1)[1]
             own = _own_name(self.target)
             if own:
                 base = own
+        return base
+
+    @property
+    def label(self) -> str:
+        """A short name for tables and charts: ``threshold:knock_at=4``."""
+        base = self.base_name
         if not self.params:
             return base
         return base + ":" + ",".join(f"{k}={_fmt(v)}" for k, v in self.params.items())
+
+    def defaults(self) -> dict[str, Any]:
+        """The class's constructor parameters and their defaults."""
+        return dict(self.facts.defaults) if self.facts is not None else self.load_class().parameters()
 
     @property
     def canonical(self) -> str:
         """The same text for the same strategy: target and every parameter, sorted
         (``threshold`` and ``threshold:knock_at=10`` are one strategy)."""
-        values = {**self.load_class().parameters(), **self.params}
+        values = {**self.defaults(), **self.params}
         if not values:
             return self.target
         return self.target + ":" + ",".join(f"{k}={_fmt(values[k])}" for k in sorted(values))
 
     def with_params(self, changes: dict[str, Any]) -> StrategySpec:
-        """This spec with some parameters set (values converted as on the command line)."""
-        defaults = self.load_class().parameters()
+        """This spec with some parameters set (values converted as on the command line).
+        A spec checked in another process is not built here: check the new one there
+        too (ginsim.run.speccheck)."""
+        defaults = self.defaults()
         params = dict(self.params)
         for key, value in changes.items():
             if key not in defaults:
@@ -118,8 +146,9 @@ class StrategySpec:
                 raise StrategySpecError(f"strategy {self.text!r}: unknown parameter {key!r}{hint}")
             params[key] = convert_value(self.text, key, str(value), defaults[key]) if isinstance(value, str) else value
         text = self.target + ":" + ",".join(f"{k}={_fmt(v)}" for k, v in params.items())
-        spec = StrategySpec(text, self.target, params)
-        spec.build()
+        spec = StrategySpec(text, self.target, params, self.facts)
+        if self.facts is None:
+            spec.build()
         return spec
 
     def load_class(self) -> type[Strategy]:
@@ -132,6 +161,17 @@ class StrategySpec:
             return cls(**self.params)
         except (TypeError, ValueError) as e:
             raise StrategySpecError(f"strategy {self.text!r}: {e}") from None
+
+
+def imports_outside_code(text: str) -> bool:
+    """Whether checking spec ``text`` would import code from outside ginsim: a plugin,
+    ``package.module:Class`` or ``file.py:Class`` (not a built-in, a Java player or a
+    class this process already defined). Tournament mode checks those elsewhere."""
+    target, _ = _split(text.strip())
+    if target in BUILTINS or target.startswith("java:") or target in _defined():
+        return False
+    module = _entry_points().get(target, target).rpartition(":")[0]
+    return not (module == "ginsim" or module.startswith("ginsim."))
 
 
 def _own_name(target: str) -> str:

@@ -31,11 +31,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ginsim.engine.registry import parse_spec
 from ginsim.engine.rng import MAX_SEED
 from ginsim.engine.rules import Rules, rules_from_table
 from ginsim.errors import GinsimError, RunError
 from ginsim.run.plan import KINDS, plan_run
+from ginsim.run.speccheck import parse_specs
 
 COMMON_KEYS = ("kind", "description", "hands", "games", "seed", "duplicate", "out", "rules")
 KIND_KEYS: dict[str, tuple[str, ...]] = {
@@ -139,8 +139,9 @@ def _values(path: Path, v: Any) -> str:
     return ",".join(out)
 
 
-def _target(path: Path, data: dict[str, Any]) -> dict[str, Any]:
-    """Who plays: checked and in the form ``launch`` takes."""
+def _target(path: Path, data: dict[str, Any], isolate: bool = False) -> dict[str, Any]:
+    """Who plays: checked and in the form ``launch`` takes (``isolate``: bots' specs
+    checked in processes of their own, ginsim.run.speccheck)."""
     kind = data["kind"]
     if kind == "match":
         target: dict[str, Any] = {"a": _text(path, data, "a"), "b": _text(path, data, "b")}
@@ -161,13 +162,13 @@ def _target(path: Path, data: dict[str, Any]) -> dict[str, Any]:
         }
         specs = {"strategy": [target["strategy"]], "vs": target["versus"]}
     for key, texts in specs.items():
-        for text in texts:
-            try:
-                spec = parse_spec(text)
-            except GinsimError as e:
-                raise _bad(path, key, str(e)) from None
+        try:
+            parsed = parse_specs(texts, isolate)
+        except GinsimError as e:
+            raise _bad(path, key, str(e)) from None
+        for spec in parsed:
             if key == "strategy":
-                known = spec.load_class().parameters()
+                known = spec.defaults()
                 name = target["param"].partition("=")[0]
                 if name not in known:
                     raise _bad(
@@ -178,8 +179,9 @@ def _target(path: Path, data: dict[str, Any]) -> dict[str, Any]:
     return target
 
 
-def load_experiment(path: str | Path) -> Experiment:
-    """Read and check an experiment file; RunError (file and key named) on any mistake."""
+def load_experiment(path: str | Path, isolate: bool = False) -> Experiment:
+    """Read and check an experiment file; RunError (file and key named) on any mistake.
+    ``isolate`` (tournament mode): bots' specs are checked in processes of their own."""
     p = Path(path)
     data = _read(p)
     kind = data.get("kind")
@@ -219,7 +221,7 @@ def load_experiment(path: str | Path) -> Experiment:
         rules = rules_from_table(table, f"{p}: [rules]")
     except GinsimError as e:
         raise RunError(str(e)) from None
-    target = _target(p, data)
+    target = _target(p, data, isolate)
     exp = Experiment(p, kind, target, hands, games, seed, duplicate, rules, Path(out.strip()), description.strip())
     try:  # what only the whole plan can tell: a strategy listed twice, a sweep value out of range
         plan_run(kind, target, rules=rules, seed=seed, hands=hands, games=games, duplicate=duplicate)

@@ -14,11 +14,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
-from ginsim.engine.registry import StrategySpec, parse_spec
+from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
 from ginsim.errors import RunError
 from ginsim.run.records import PairingRecord
 from ginsim.run.seeding import text_key
+from ginsim.run.speccheck import check_together, parse_specs
 
 KINDS = ("match", "roundrobin", "sweep")
 DEFAULT_CHUNK_HANDS = 4000
@@ -187,16 +188,16 @@ def default_chunk(units: int, jobs_hint: int = 8, duplicate: bool = True, games:
     return max(1, min(per, math.ceil(units / jobs_hint)))
 
 
-def plan_match(a: str, b: str, **kw: Any) -> RunPlan:
-    specs = [parse_spec(a), parse_spec(b)]
+def plan_match(a: str, b: str, isolate: bool = False, **kw: Any) -> RunPlan:
+    specs = parse_specs([a, b], isolate)
     la, lb = _labels(specs)
     return _plan("match", (Pairing(0, specs[0], specs[1], la, lb),), **kw)
 
 
-def plan_roundrobin(names: list[str], **kw: Any) -> RunPlan:
+def plan_roundrobin(names: list[str], isolate: bool = False, **kw: Any) -> RunPlan:
     if len(names) < 2:
         raise RunError("a round-robin needs at least two strategies")
-    specs = [parse_spec(n) for n in names]
+    specs = parse_specs(names, isolate)
     canon = [s.canonical for s in specs]
     for i, c in enumerate(canon):
         if c in canon[:i]:
@@ -255,23 +256,26 @@ def _number(text: str) -> int | float:
         return float(t)
 
 
-def plan_sweep(strategy: str, param: str, versus: list[str], **kw: Any) -> RunPlan:
+def plan_sweep(strategy: str, param: str, versus: list[str], isolate: bool = False, **kw: Any) -> RunPlan:
     if not versus:
         raise RunError("a sweep needs at least one opponent: --vs STRATEGY")
     name, values = parse_param_range(param)
-    base = parse_spec(strategy)
-    defaults = base.load_class().parameters()
+    base = parse_specs([strategy], isolate)[0]
+    defaults = base.defaults()
     if name not in defaults:
         known = ", ".join(defaults) or "none"
         raise RunError(f"--param: {base.label} has no parameter {name!r} (parameters: {known})")
-    opponents = [parse_spec(v) for v in versus]
+    opponents = parse_specs(versus, isolate)
     for i, o in enumerate(opponents):
         if o.canonical in [x.canonical for x in opponents[:i]]:
             raise RunError(f"--vs {versus[i]!r} is listed twice")
     pairings = []
     seen: dict[str, Any] = {}
-    for v in values:
-        spec = base.with_params({name: v})
+    swept = None
+    if base.facts is not None:  # checked in its own process (tournament mode): so are its values
+        swept = check_together([base.with_params({name: v}).text for v in values])
+    for i, v in enumerate(values):
+        spec = swept[i] if swept is not None else base.with_params({name: v})
         if spec.canonical in seen:
             raise RunError(f"--param: {name}={v} is the same value as {name}={seen[spec.canonical]} (listed twice)")
         seen[spec.canonical] = v
@@ -292,11 +296,13 @@ def plan_run(
     duplicate: bool = True,
     chunk: int | None = None,
     note: Callable[[str], None] | None = None,
+    isolate: bool = False,
 ) -> RunPlan:
     """The plan of a match, round-robin or sweep. ``target`` names who plays:
     ``{"a", "b"}``, ``{"strategies"}`` or ``{"strategy", "param", "versus"}``; 10,000 hands
     when neither ``hands`` nor ``games`` is given; an odd hand count with duplicate deals
-    is rounded up to whole pairs (``note`` is told)."""
+    is rounded up to whole pairs (``note`` is told). ``isolate`` (tournament mode): specs
+    that import outside code are checked in processes of their own (ginsim.run.speccheck)."""
     if hands is None and games is None:
         hands = 10_000
     check_counts(hands, games)
@@ -305,7 +311,7 @@ def plan_run(
         if note is not None:
             note(f"note: duplicate deals come in pairs: playing {hands} hands per pairing")
     kw: dict[str, Any] = {"rules": rules, "seed": seed, "hands": hands, "games": games}
-    kw.update(duplicate=duplicate, chunk=chunk)
+    kw.update(duplicate=duplicate, chunk=chunk, isolate=isolate)
     if kind == "match":
         return plan_match(target["a"], target["b"], **kw)
     if kind == "roundrobin":

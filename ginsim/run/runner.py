@@ -191,7 +191,7 @@ def _new_manifest(plan: RunPlan, identity: dict[str, Any], opts: RunOptions) -> 
         backend=opts.backend,
         scheduler=opts.scheduler,
         cwd=os.getcwd(),
-        platform={**platform_info(), "play_path": play_path(plan.rules, [(p.a, p.b) for p in plan.pairings])},
+        platform={**platform_info(), "play_path": _play_path(plan)},
         identity=identity,
         param=plan.extra.get("param"),
         base=plan.extra.get("base"),
@@ -199,13 +199,20 @@ def _new_manifest(plan: RunPlan, identity: dict[str, Any], opts: RunOptions) -> 
     )
 
 
+def _play_path(plan: RunPlan) -> str:
+    if plan.extra.get("isolate"):  # the stand-ins of tournament mode play through the general engine
+        return "general (tournament mode: each strategy in its own process)"
+    return play_path(plan.rules, [(p.a, p.b) for p in plan.pairings])
+
+
 def _strategies(plan: RunPlan) -> list[StrategyRecord]:
     seen: dict[str, StrategyRecord] = {}
     for p in plan.pairings:
         for spec, label in ((p.a, p.label_a), (p.b, p.label_b)):
             if label not in seen:
-                params = {**spec.load_class().parameters(), **spec.params}
-                outside = manifest_fields(spec.load_class()).get("outside")
+                params = {**spec.defaults(), **spec.params}
+                # a spec checked in its own process (tournament mode) brought its notes along
+                outside = spec.facts.outside if spec.facts else manifest_fields(spec.load_class()).get("outside")
                 seen[label] = StrategyRecord(label, spec.text, spec.target, _normalize(params), outside)
     return list(seen.values())
 

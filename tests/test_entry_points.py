@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from ginsim.engine.play import play_hand
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import ENTRY_POINTS, Strategy, bound_entry, entry_points, overrides
@@ -85,3 +87,18 @@ def test_a_class_built_by_type_is_recorded_with_its_namespace() -> None:
     Built = type("Built", (Lowest,), {"knock": lambda _self, _view: False})
     Built.knock = lambda _self, _view: True
     assert entry_points(Built)[KNOCK](Built(), None) is False
+
+
+def test_a_class_that_is_no_strategy_has_its_decisions_and_no_hooks() -> None:
+    class Duck:
+        def take_upcard(self, _view: Any) -> bool:
+            return False
+
+        def discard(self, _view: Any) -> int:
+            return 0
+
+    fns = entry_points(Duck)
+    assert fns[TAKE](Duck(), None) is False
+    assert all(fn is None for fn in fns[3:])  # no hook is called
+    with pytest.raises(AttributeError, match="Duck has no method knock"):
+        fns[KNOCK](Duck(), None)

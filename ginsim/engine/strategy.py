@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import inspect
 import types
+import weakref
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -117,8 +118,10 @@ Entry = Callable[..., Any]
 """An entry point as the engine calls it: ``fn(strategy, view)`` (``observe``: ``fn(strategy,
 view, event)``)."""
 
-_OWN: dict[type, dict[str, Entry]] = {}  # each class's own entry points, copied when defined
-_ENTRIES: dict[type, tuple[Entry | None, ...]] = {}
+# each class's own entry points, copied when defined, and its resolved tuple (weak: the
+# stand-in classes that forfeit tracing and replay make go when they are done with)
+_OWN: weakref.WeakKeyDictionary[type, dict[str, Entry]] = weakref.WeakKeyDictionary()
+_ENTRIES: weakref.WeakKeyDictionary[type, tuple[Entry | None, ...]] = weakref.WeakKeyDictionary()
 
 
 def _record(cls: type) -> None:
@@ -157,9 +160,10 @@ def _resolve(cls: type) -> tuple[Entry | None, ...]:
             else:
                 continue
             break
-        if found is None:
-            found = _missing(name)
-        out.append(None if name in HOOKS and found is base[name] else found)
+        if name in HOOKS and (found is None or found is base[name]):
+            out.append(None)  # not overridden: never called
+        else:
+            out.append(found if found is not None else _missing(name))
     return tuple(out)
 
 

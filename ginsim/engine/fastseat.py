@@ -123,11 +123,43 @@ def _one_rank(tables: MeldTables, a: int, b: int, c: int, d: int, bit: int) -> t
     return best, cards
 
 
+def _several_ranks(tables: MeldTables, a: int, b: int, c: int, d: int, ranks: int) -> tuple[int, int]:
+    """``melds``' discard over every choice of groups among several ranks (bits of
+    ``ranks``) that hold 3+ cards a run could use: each rank out of a group, in a group of
+    all its cards or (with four) of three of them; the least deadwood over the choices and
+    the union of the discards reaching it (so the order of the choices does not matter)."""
+    rest = a | b << 13 | c << 26 | d << 39
+    combos = [0]
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
+        r = low.bit_length() - 1
+        g = rest & (1 | 1 << 13 | 1 << 26 | 1 << 39) << r  # this rank's cards (3 or 4)
+        opts = [0, g]
+        if a & b & c & d & low:
+            q = g
+            while q:
+                one = q & -q
+                q ^= one
+                opts.append(g ^ one)
+        combos = [x | o for x in combos for o in opts]
+    best = 1 << 30
+    best_cards = 0
+    for x in combos:
+        r = rest & ~x
+        total, top, cards = _runs(tables, r & 8191, r >> 13 & 8191, r >> 26 & 8191, r >> 39)
+        v = total - top
+        if v < best:
+            best, best_cards = v, cards
+        elif v == best:
+            best_cards |= cards
+    return best, best_cards
+
+
 def _best_discard(tables: MeldTables, h: int) -> tuple[int, int]:
     """``tables.best_discard_mask(h)`` in machine words, the same steps as ``melds``'
     function (no call through the tables' function objects, no tuple built): runs alone,
-    groups no run could use kept whole, or one rank whose cards a run could use. Hands
-    with two or more such ranks (rare) call the tables' function."""
+    groups no run could use kept whole, one rank or several whose cards a run could use."""
     a = h & 8191
     b = h >> 13 & 8191
     c = h >> 26 & 8191
@@ -139,8 +171,6 @@ def _best_discard(tables: MeldTables, h: int) -> tuple[int, int]:
     rn = tables.runnable
     free = t3 & ~(rn[a] | rn[b] | rn[c] | rn[d])  # groups no run could use: kept whole
     conflict = t3 ^ free
-    if conflict & (conflict - 1):
-        return tables.best_discard_mask(h)
     penalty = 0  # discarding from a free group: none from four, two cards' value from three
     ranks = 0
     if free:
@@ -165,7 +195,10 @@ def _best_discard(tables: MeldTables, h: int) -> tuple[int, int]:
         if penalty < -top:
             return total + penalty, group
         return total - top, cards | group
-    best, cards = _one_rank(tables, a, b, c, d, conflict)
+    if conflict & (conflict - 1):
+        best, cards = _several_ranks(tables, a, b, c, d, conflict)
+    else:
+        best, cards = _one_rank(tables, a, b, c, d, conflict)
     if not free:
         return best, cards
     w = tables.deadwood_mask(a | b << 13 | c << 26 | d << 39) + penalty

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
 from ginsim.engine.rules import Rules
@@ -21,6 +21,9 @@ from ginsim.run.config import load_experiment
 from ginsim.run.plan import RunPlan, plan_run
 from ginsim.run.runner import RunOptions, run_plan
 from ginsim.run.sequential import StopRule
+
+if TYPE_CHECKING:
+    from ginsim.analysis.digest import RunDigest
 
 
 @dataclass
@@ -90,6 +93,10 @@ def launch(kind: str, target: dict[str, Any], s: RunSettings, echo: Callable[[st
     """Plan, play (resuming into ``s.out`` if it holds this run), then write the
     summary, report and charts. Returns the run folder."""
     plan = make_plan(kind, target, s, note=None if s.quiet else lambda m: print(m, file=sys.stderr))
+    from ginsim.analysis.digest import RunDigest
+
+    # the analysis takes each chunk as it is written instead of reading it back afterwards
+    digest = RunDigest([p.record() for p in plan.pairings], counts=s.plots)
     opts = RunOptions(
         jobs=s.jobs,
         backend=s.backend,
@@ -98,18 +105,27 @@ def launch(kind: str, target: dict[str, Any], s: RunSettings, echo: Callable[[st
         command=s.command,
         stop_rule=s.stop_rule,
         decision_limit=s.decision_limit,
+        on_chunk=digest.add,
     )
     folder = run_plan(plan, s.out, opts)
-    finish(folder, plots=s.plots, quiet=s.quiet, svg=s.svg, echo=echo)
+    finish(folder, plots=s.plots, quiet=s.quiet, svg=s.svg, echo=echo, digest=digest)
     return folder
 
 
-def finish(folder: Path, plots: bool, quiet: bool, svg: bool, echo: Callable[[str], None] = print) -> None:
-    """Stats, tables, report.md and (optionally) charts of a run folder; print the digest."""
+def finish(
+    folder: Path,
+    plots: bool,
+    quiet: bool,
+    svg: bool,
+    echo: Callable[[str], None] = print,
+    digest: RunDigest | None = None,
+) -> None:
+    """Stats, tables, report.md and (optionally) charts of a run folder; print the digest
+    (``digest``: the chunks' parts taken as the run was played, ginsim.analysis.digest)."""
     from ginsim.analysis.figures import analyze
     from ginsim.analysis.report import terminal_digest, write_tables
 
-    analysis = analyze(folder)
+    analysis = analyze(folder, digest)
     if plots:
         from ginsim.analysis.plots import draw_all
 

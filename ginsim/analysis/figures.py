@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ginsim.analysis.digest import RunDigest
 from ginsim.analysis.forfeits import Forfeiter, forfeiters
 from ginsim.analysis.games import add_game_figures
 from ginsim.analysis.ratings import ratings as fit_ratings
@@ -52,6 +53,7 @@ class Analysis:
     chunks_total: int
     sprt: pd.DataFrame | None = None  # the sequential test after each chunk (runs with --sprt)
     forfeits: list[Forfeiter] = field(default_factory=list)  # each forfeiting strategy
+    digest: RunDigest | None = None  # per-chunk parts taken as the run was played (ginsim.analysis.digest)
 
     @property
     def complete(self) -> bool:
@@ -62,8 +64,9 @@ class Analysis:
         return [s.label for s in self.manifest.strategies]
 
 
-def analyze(folder: Path) -> Analysis:
-    """Read a (finished or partly finished) run folder and compute every figure."""
+def analyze(folder: Path, digest: RunDigest | None = None) -> Analysis:
+    """Read a (finished or partly finished) run folder and compute every figure; chunks
+    the ``digest`` took as they were written are not read again."""
     manifest = read_manifest(folder)
     files = chunk_files(folder)
     writer = run_in_progress(folder)
@@ -74,7 +77,7 @@ def analyze(folder: Path) -> Analysis:
             stacklevel=2,
         )
     try:
-        sums, reasons = read_sums(files)
+        sums, reasons = read_sums(files, digest)
     except Exception as e:  # noqa: BLE001 - a damaged chunk file is one clear line
         raise RunError(f"{folder}: cannot read the hand log ({type(e).__name__}: {e})") from None
     summary = summarize(sums, reasons, manifest.pairings)
@@ -94,7 +97,7 @@ def analyze(folder: Path) -> Analysis:
                 summary[name] = [value] + [None] * (len(summary) - 1)
     lost = forfeiters(files, manifest.pairings) if any(s["forfeits"] for s in sums.values()) else []
     total = manifest.chunks
-    return Analysis(folder, manifest, summary, ratings, len(files), total, sprt, lost)
+    return Analysis(folder, manifest, summary, ratings, len(files), total, sprt, lost, digest)
 
 
 def _ordered(summary: pd.DataFrame) -> pd.DataFrame:

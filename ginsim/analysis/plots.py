@@ -23,6 +23,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
+from ginsim.analysis.digest import RunDigest
 from ginsim.analysis.figures import Analysis, matrix
 from ginsim.analysis.format import describe_run
 from ginsim.analysis.scales import bars_scale, matrix_scale, rows_scale
@@ -98,31 +99,49 @@ def _add(d: dict[str, np.ndarray], key: str, counts: np.ndarray) -> None:
     d[key] = np.pad(old, (0, n - len(old))) + np.pad(counts, (0, n - len(counts)))
 
 
-def read_log_counts(folder: Path, pairings: list[PairingRecord]) -> LogCounts:
+def read_log_counts(folder: Path, pairings: list[PairingRecord], digest: RunDigest | None = None) -> LogCounts:
     """Count outcomes, hand lengths and knock deadwood per strategy, reading only the needed
-    columns of one chunk file at a time (memory stays flat for millions of hands)."""
+    columns of one chunk file at a time (memory stays flat for millions of hands); a
+    chunk the ``digest`` already counted (ginsim.analysis.digest) is not read again."""
     labels = {int(p.index): (p.label_a, p.label_b) for p in pairings}
     out = LogCounts()
+    if digest is not None and digest.labels != labels:
+        digest = None  # taken under other labels: read every chunk
     for f in chunk_files(folder):
-        df = read_chunk(f, _LOG_COLUMNS)
-        if df.empty:
+        part = digest.part(f, need_counts=True) if digest is not None else None
+        if part is not None:
+            for name in ("turns", "outcomes", "deadwood"):
+                mine: dict[str, np.ndarray] = getattr(part.counts, name)
+                for key, counts in mine.items():
+                    _add(getattr(out, name), key, counts)
             continue
-        code = outcome_codes(df["outcome"]).astype(np.int64)
-        pairing = df["pairing"].to_numpy(dtype=np.int64)
-        seat_a = df["seat_a"].to_numpy(dtype=np.int64)
-        knocker = df["knocker"].to_numpy(dtype=np.int64)
-        deadwood = df["knocker_deadwood"].to_numpy(dtype=np.int64).clip(0)
-        turns = df["turns"].to_numpy(dtype=np.int64).clip(0)
-        for p in np.unique(pairing):
-            sel = pairing == p
-            c, k, t = code[sel], knocker[sel], turns[sel]
-            _add(out.turns, ALL, np.bincount(t))
-            for side, label in enumerate(labels[int(p)]):
-                mine = k == (seat_a[sel] if side == 0 else 1 - seat_a[sel])
-                _add(out.outcomes, label, np.bincount(_CATEGORY[c, mine.astype(np.int64)], minlength=8))
-                _add(out.turns, label, np.bincount(t))
-                _add(out.deadwood, label, np.bincount(deadwood[sel][mine & (c <= 3)], minlength=11))
+        count_chunk(out, read_chunk(f, _LOG_COLUMNS), labels)
     return out
+
+
+LOG_COUNT_COLUMNS = _LOG_COLUMNS
+"""The hand log's columns ``count_chunk`` reads."""
+
+
+def count_chunk(out: LogCounts, df: pd.DataFrame, labels: dict[int, tuple[str, str]]) -> None:
+    """Add one chunk's outcomes, hand lengths and knock deadwood to ``out``."""
+    if df.empty:
+        return
+    code = outcome_codes(df["outcome"]).astype(np.int64)
+    pairing = df["pairing"].to_numpy(dtype=np.int64)
+    seat_a = df["seat_a"].to_numpy(dtype=np.int64)
+    knocker = df["knocker"].to_numpy(dtype=np.int64)
+    deadwood = df["knocker_deadwood"].to_numpy(dtype=np.int64).clip(0)
+    turns = df["turns"].to_numpy(dtype=np.int64).clip(0)
+    for p in np.unique(pairing):
+        sel = pairing == p
+        c, k, t = code[sel], knocker[sel], turns[sel]
+        _add(out.turns, ALL, np.bincount(t))
+        for side, label in enumerate(labels[int(p)]):
+            mine = k == (seat_a[sel] if side == 0 else 1 - seat_a[sel])
+            _add(out.outcomes, label, np.bincount(_CATEGORY[c, mine.astype(np.int64)], minlength=8))
+            _add(out.turns, label, np.bincount(t))
+            _add(out.deadwood, label, np.bincount(deadwood[sel][mine & (c <= 3)], minlength=11))
 
 
 # -- titles and sizes --------------------------------------------------------------------------
@@ -497,7 +516,7 @@ def chart_makers(analysis: Analysis) -> dict[str, Callable[[Axes | None], Figure
         for figure in SWEEP_FIGURES:
             if figure in rows and rows[figure].notna().any():
                 makers[f"sweep_{figure}"] = partial(_ax_last, sweep_chart, rows, str(m.param), figure, played)
-    counts = read_log_counts(a.folder, m.pairings)
+    counts = read_log_counts(a.folder, m.pairings, a.digest)
     order = strategy_order(m)
     makers["outcomes"] = partial(_ax_last, outcome_chart, counts.frame("outcomes", order), played)
     makers["turns"] = partial(_ax_last, turns_chart, counts.frame("turns", [ALL, *order]), played)

@@ -225,13 +225,18 @@ def summarize(
 
 def read_sums(
     files: Iterable[Path],
+    digest: Any = None,
 ) -> tuple[dict[tuple[int, int], dict[str, float]], dict[tuple[int, int], list[str]]]:
-    """Sums over chunk files, read one at a time."""
+    """Sums over chunk files, read one at a time; a chunk the ``digest``
+    (ginsim.analysis.digest.RunDigest) already reduced is not read again."""
     total: dict[tuple[int, int], dict[str, float]] = {}
     reasons: dict[tuple[int, int], list[str]] = {}
     for f in files:
-        df = read_chunk(f, LOG_COLUMNS)
-        part, why = chunk_sums(df)
+        taken = digest.part(f) if digest is not None else None
+        if taken is not None:
+            part, why = taken.sums, taken.reasons
+        else:
+            part, why = chunk_sums(read_chunk(f, LOG_COLUMNS))
         add_sums(total, part)
         for key, texts in why.items():
             merged = list(dict.fromkeys(reasons.get(key, []) + texts))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ginsim.engine.cards import melds_with
+from ginsim.engine.cards import RUN_RANKS
 from ginsim.engine.melds import MeldTables
 
 SIMPLE: Final = 0
@@ -54,16 +54,20 @@ def _mul(xh: int, xl: int, ch: int, cl: int) -> tuple[int, int]:
     return high & _M32, low & _M32
 
 
-def _best_discard(tables: MeldTables, h: int) -> tuple[int, int]:
-    """``tables.best_discard_mask(h)``, with its commonest case in line: no rank holds
-    three cards, so runs alone decide and the per-suit tables answer (the same lookups
-    the function makes on that path, without a call and a tuple per turn)."""
-    a = h & 8191
-    b = h >> 13 & 8191
-    c = h >> 26 & 8191
-    d = h >> 39
-    if (a & b | c & d) & (a | b) & (c | d):  # a rank with 3+ cards: the full search
-        return tables.best_discard_mask(h)
+def melds_with_fast(card: int, hand: int) -> bool:
+    """``cards.melds_with`` without ``int.bit_count`` (a method call, compiled): the
+    card's rank is counted over its four suits' bits."""
+    h = hand | 1 << card
+    rank = card % 13
+    x = h >> rank
+    if (x & 1) + (x >> 13 & 1) + (x >> 26 & 1) + (x >> 39 & 1) >= 3:
+        return True
+    return bool(RUN_RANKS[h >> (card - rank) & 8191] >> rank & 1)
+
+
+def _runs(tables: MeldTables, a: int, b: int, c: int, d: int) -> tuple[int, int, int]:
+    """Suit patterns a..d finished with runs only: their run deadwood, the most one
+    discard saves and the discards that save it (``melds``' per-suit tables)."""
     gain = tables.gain
     ga = gain[a]
     gb = gain[b]
@@ -87,7 +91,122 @@ def _best_discard(tables: MeldTables, h: int) -> tuple[int, int]:
     if gd == top:
         cards |= gain_cards[d] << 39
     t = tables.run_deadwood
-    return t[a] + t[b] + t[c] + t[d] - top, cards
+    return t[a] + t[b] + t[c] + t[d], top, cards
+
+
+def _one_rank(tables: MeldTables, a: int, b: int, c: int, d: int, bit: int) -> tuple[int, int]:
+    """``melds``' discard_one_rank: one rank (``bit``) holds 3+ cards a run could use; try
+    its cards out of a group, in a group and (with four) each group of three."""
+    keep = ~bit
+    aq = a & keep
+    bq = b & keep
+    cq = c & keep
+    dq = d & keep
+    total, top, cards = _runs(tables, a, b, c, d)
+    best = total - top
+    total, top, m = _runs(tables, aq, bq, cq, dq)
+    v = total - top
+    if v < best:
+        best, cards = v, m
+    elif v == best:
+        cards |= m
+    if a & b & c & d & bit:
+        for i in range(4):
+            total, top, m = _runs(
+                tables, a if i == 0 else aq, b if i == 1 else bq, c if i == 2 else cq, d if i == 3 else dq
+            )
+            v = total - top
+            if v < best:
+                best, cards = v, m
+            elif v == best:
+                cards |= m
+    return best, cards
+
+
+def _several_ranks(tables: MeldTables, a: int, b: int, c: int, d: int, ranks: int) -> tuple[int, int]:
+    """``melds``' discard over every choice of groups among several ranks (bits of
+    ``ranks``) that hold 3+ cards a run could use: each rank out of a group, in a group of
+    all its cards or (with four) of three of them; the least deadwood over the choices and
+    the union of the discards reaching it (so the order of the choices does not matter)."""
+    rest = a | b << 13 | c << 26 | d << 39
+    combos = [0]
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
+        r = low.bit_length() - 1
+        g = rest & (1 | 1 << 13 | 1 << 26 | 1 << 39) << r  # this rank's cards (3 or 4)
+        opts = [0, g]
+        if a & b & c & d & low:
+            q = g
+            while q:
+                one = q & -q
+                q ^= one
+                opts.append(g ^ one)
+        combos = [x | o for x in combos for o in opts]
+    best = 1 << 30
+    best_cards = 0
+    for x in combos:
+        r = rest & ~x
+        total, top, cards = _runs(tables, r & 8191, r >> 13 & 8191, r >> 26 & 8191, r >> 39)
+        v = total - top
+        if v < best:
+            best, best_cards = v, cards
+        elif v == best:
+            best_cards |= cards
+    return best, best_cards
+
+
+def _best_discard(tables: MeldTables, h: int) -> tuple[int, int]:
+    """``tables.best_discard_mask(h)`` in machine words, the same steps as ``melds``'
+    function (no call through the tables' function objects, no tuple built): runs alone,
+    groups no run could use kept whole, one rank or several whose cards a run could use."""
+    a = h & 8191
+    b = h >> 13 & 8191
+    c = h >> 26 & 8191
+    d = h >> 39
+    t3 = (a & b | c & d) & (a | b) & (c | d)  # ranks with 3+ cards
+    if not t3:
+        total, top, cards = _runs(tables, a, b, c, d)
+        return total - top, cards
+    rn = tables.runnable
+    free = t3 & ~(rn[a] | rn[b] | rn[c] | rn[d])  # groups no run could use: kept whole
+    conflict = t3 ^ free
+    penalty = 0  # discarding from a free group: none from four, two cards' value from three
+    ranks = 0
+    if free:
+        keep = ~free
+        four = a & b & c & d & free
+        a &= keep
+        b &= keep
+        c &= keep
+        d &= keep
+        if four:
+            ranks = four
+        else:
+            low = free & -free
+            r = low.bit_length() - 1
+            penalty = 2 * (r + 1 if r < 9 else 10)
+            ranks = free & (low if r < 9 else 0x1E00)  # the ranks of the same value
+    group = h & (ranks | ranks << 13 | ranks << 26 | ranks << 39)
+    if not conflict:
+        total, top, cards = _runs(tables, a, b, c, d)
+        if penalty > -top:
+            return total - top, cards
+        if penalty < -top:
+            return total + penalty, group
+        return total - top, cards | group
+    if conflict & (conflict - 1):
+        best, cards = _several_ranks(tables, a, b, c, d, conflict)
+    else:
+        best, cards = _one_rank(tables, a, b, c, d, conflict)
+    if not free:
+        return best, cards
+    w = tables.deadwood_mask(a | b << 13 | c << 26 | d << 39) + penalty
+    if w < best:
+        return w, group
+    if w == best:
+        cards |= group
+    return best, cards
 
 
 class FastSeat:
@@ -149,7 +268,7 @@ class FastSeat:
     def takes(self, up: int, held: int) -> bool:
         if self.kind == RANDOM:
             return self._random() < self.take_chance
-        return melds_with(up, held)
+        return melds_with_fast(up, held)
 
     def discard(self, tables: MeldTables, held: int, drawn: int, from_pile: bool, no_back: bool) -> int:
         """The card discarded from the 11 cards ``held``; sets ``self.dw`` for SIMPLE."""

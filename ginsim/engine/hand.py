@@ -125,6 +125,27 @@ def _engine_tables(max_run_length: int | None) -> MeldTables:
     return t
 
 
+class _RulesFacts:
+    """The knock limit and score multiplier of each possible first upcard (R14, R29, R30)
+    under one Rules object, read from it once instead of two method calls per hand."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.limits = [rules.hand_knock_limit(c) for c in range(52)]
+        self.mults = [rules.hand_multiplier(c) for c in range(52)]
+
+
+_LAST_FACTS: Final[list[_RulesFacts]] = []  # those of the rules the last hand was dealt under
+
+
+def _rules_facts(rules: Rules) -> _RulesFacts:
+    if _LAST_FACTS and _LAST_FACTS[0].rules is rules:
+        return _LAST_FACTS[0]
+    facts = _RulesFacts(rules)
+    _LAST_FACTS[:] = [facts]
+    return facts
+
+
 def forfeit_points(rules: Rules, multiplier: int = 1) -> int:
     """What the opponent of a forfeiting seat scores for the hand (docs/METRICS.md): a
     gin against ``FORFEIT_DEADWOOD`` with the largest of the rules' bonuses, times the
@@ -201,8 +222,9 @@ class Hand:
         self.hands = hands
         up = deck[20]
         # R14, R29, R30: this hand's knock limit and score multiplier (Oklahoma: from the upcard)
-        limit = self.knock_limit = rules.hand_knock_limit(up)
-        self.multiplier = rules.hand_multiplier(up)
+        facts = _rules_facts(rules)
+        limit = self.knock_limit = facts.limits[up]
+        self.multiplier = facts.mults[up]
         self.pile = [up]
         self.next_stock = 21
         self.dealer = dealer
@@ -273,10 +295,14 @@ class Hand:
         me.drawn_from_pile = True
         me.phase = DISCARD
         new_top = pile[-1] if pile else None
-        del me._pile[-1:]  # never fails, even on a pile its strategy emptied
+        mine = me._pile
+        if mine:  # never fails, even on a pile its strategy emptied
+            mine.pop()
         me.pile_mask &= ~bit
         me.upcard = new_top
-        del opp._pile[-1:]
+        theirs = opp._pile
+        if theirs:
+            theirs.pop()
         opp.pile_mask &= ~bit
         opp.upcard = new_top
         opp.opp_known |= bit
@@ -410,19 +436,21 @@ class Hand:
             # (The turn cap ends a hand two players keep feeding each other from the
             # pile; the log tells it apart by stock_left > 2.)
             self._finish(
-                HandResult(
-                    outcome=DRAWN,
-                    knocker=-1,
-                    winner=-1,
-                    points=0,
-                    knocker_deadwood=0,
-                    defender_deadwood_before=0,
-                    defender_deadwood_after=0,
-                    layoff_cards=0,
-                    turns=self.turn,
-                    stock_left=52 - self.next_stock,
-                    dealer=self.dealer,
-                    hands=(self.hands[0], self.hands[1]),
+                HandResult(  # positional, in field order (see _score)
+                    DRAWN,  # outcome
+                    -1,  # knocker
+                    -1,  # winner
+                    0,  # points
+                    0,  # knocker_deadwood
+                    0,  # defender_deadwood_before
+                    0,  # defender_deadwood_after
+                    0,  # layoff_cards
+                    self.turn,  # turns
+                    52 - self.next_stock,  # stock_left
+                    self.dealer,  # dealer
+                    -1,  # forfeit_seat
+                    "",  # forfeit_reason
+                    (self.hands[0], self.hands[1]),  # hands
                 )
             )
             return
@@ -532,20 +560,23 @@ class Hand:
         stock = 52 - self.next_stock
         if kd == 0:
             # R15, R18, R21: gin; no lay-offs, never undercut
+            # positional, in field order: a call with keywords costs more than the rest of the score
             res = HandResult(
-                outcome=GIN,
-                knocker=k,
-                winner=k,
-                points=(rules.gin_bonus + before) * self.multiplier,
-                knocker_deadwood=0,
-                defender_deadwood_before=before,
-                defender_deadwood_after=before,
-                layoff_cards=0,
-                turns=self.turn,
-                stock_left=stock,
-                dealer=self.dealer,
-                hands=hands,
-                knocker_melds=kmelds,
+                GIN,  # outcome
+                k,  # knocker
+                k,  # winner
+                (rules.gin_bonus + before) * self.multiplier,  # points
+                0,  # knocker_deadwood
+                before,  # defender_deadwood_before
+                before,  # defender_deadwood_after
+                0,  # layoff_cards
+                self.turn,  # turns
+                stock,  # stock_left
+                self.dealer,  # dealer
+                -1,  # forfeit_seat
+                "",  # forfeit_reason
+                hands,  # hands
+                kmelds,  # knocker_melds
             )
         else:
             if laid is None:
@@ -562,20 +593,22 @@ class Hand:
             else:
                 outcome, winner, points = UNDERCUT, d, (kd - after + rules.undercut_bonus) * self.multiplier
             res = HandResult(
-                outcome=outcome,
-                knocker=k,
-                winner=winner,
-                points=points,
-                knocker_deadwood=kd,
-                defender_deadwood_before=before,
-                defender_deadwood_after=after,
-                layoff_cards=laid.bit_count(),
-                turns=self.turn,
-                stock_left=stock,
-                dealer=self.dealer,
-                hands=hands,
-                knocker_melds=kmelds,
-                layoff=laid,
+                outcome,  # outcome
+                k,  # knocker
+                winner,  # winner
+                points,  # points
+                kd,  # knocker_deadwood
+                before,  # defender_deadwood_before
+                after,  # defender_deadwood_after
+                laid.bit_count(),  # layoff_cards
+                self.turn,  # turns
+                stock,  # stock_left
+                self.dealer,  # dealer
+                -1,  # forfeit_seat
+                "",  # forfeit_reason
+                hands,  # hands
+                kmelds,  # knocker_melds
+                laid,  # layoff
             )
         self._finish(res)
         return res

@@ -37,6 +37,11 @@ None for a card the seat may not see (the opponent's draw from the stock) and fo
 gin; a knock's card is the knocker's discard. docs/strategy-api.md has the whole list."""
 
 
+_LAST_RULES: Final[list[Any]] = [None, ()]
+"""The rules the last view was made under and their values (``rules_values``): a hand's
+two views, and every hand of a run, share the one immutable tuple without a call each."""
+
+
 def format_event(event: Event) -> str:
     seat, action, card = event
     return f"seat {seat} {action} {'?' if card is None else format_card(card)}"
@@ -94,7 +99,12 @@ class PlayerView:
         # read, so a strategy that changes it (even a frozen dataclass yields to
         # object.__setattr__) changes nothing anyone else uses, and one that never reads
         # it costs nothing
-        self._rules_values = rules_values(rules)
+        last = _LAST_RULES
+        if rules is last[0]:  # the same rules as the last view's: their values as well
+            self._rules_values = last[1]
+        else:
+            self._rules_values = last[1] = rules_values(rules)
+            last[0] = rules
         self._rules: Rules | None = None
         # this hand's knock limit (R14; R29: Oklahoma sets it from the first upcard)
         if knock_limit < 0:

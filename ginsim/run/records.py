@@ -293,11 +293,12 @@ def _games_schema() -> Any:
     return _SCHEMAS["games"]
 
 
-def write_chunk(path: Path, arrays: dict[str, np.ndarray], run: str) -> None:
+def write_chunk(path: Path, arrays: dict[str, np.ndarray], run: str) -> Any:
     """Write one chunk's records to Parquet atomically (temporary name, then rename): the
     game records first (game mode), then the checksum record, then the hand file, so a
     hand file under its final name means the whole chunk is there. ``run`` is the run's
-    key (``integrity.run_key`` of the manifest's identity)."""
+    key (``integrity.run_key`` of the manifest's identity). Returns the pyarrow table
+    written (the hand file's)."""
     import pyarrow.parquet as pq
 
     table = _hand_table(arrays)
@@ -306,6 +307,7 @@ def write_chunk(path: Path, arrays: dict[str, np.ndarray], run: str) -> None:
     with atomic_path(path) as tmp:
         pq.write_table(table, tmp, compression="zstd")
         integrity.write_sum(path, run, table.num_rows, tmp, games)
+    return table
 
 
 def games_path(hands_path: Path) -> Path:

@@ -66,6 +66,7 @@ class RunOptions:
     command: str = ""
     stop_rule: StopRule | None = None  # a sequential test deciding when to stop (SPRT), or None
     decision_limit: float | None = DEFAULT_DECISION_LIMIT  # hard seconds per decision (ginsim.engine.guard)
+    on_chunk: Callable[[Path, Any], None] | None = None  # told (file, pyarrow table) of each chunk written
 
 
 def _now() -> str:
@@ -376,7 +377,10 @@ def _play(plan: RunPlan, folder: Path, opts: RunOptions, manifest: Manifest, res
             )
         else:
             for task, arrays in _results(tasks, jobs, opts):
-                write_chunk(chunk_path(folder, task.pairing, task.chunk), arrays, key)
+                path = chunk_path(folder, task.pairing, task.chunk)
+                table = write_chunk(path, arrays, key)
+                if opts.on_chunk is not None:
+                    opts.on_chunk(path, table)
                 written += 1
                 progress.update((task.stop - task.start) * copies)
     except KeyboardInterrupt:

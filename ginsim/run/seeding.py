@@ -92,14 +92,28 @@ def decks_for(seeds: np.ndarray | list[int]) -> np.ndarray:
 
 
 _CARD_ORDER = np.arange(52, dtype=np.int8)
+_FULL_MASK = (1 << 52) - 1
 
 
 def check_decks(decks: np.ndarray) -> np.ndarray:
     """``decks`` itself, after checking that every row holds each card 0..51 once (the
     engine then skips its own per-hand check). ValueError otherwise."""
-    if decks.ndim != 2 or decks.shape[1] != 52 or not (np.sort(decks, axis=1) == _CARD_ORDER).all():
+    if decks.ndim != 2 or decks.shape[1] != 52 or not _all_permutations(decks):
         raise ValueError("a deck must hold each of the 52 cards (ints 0..51) exactly once")
     return decks
+
+
+def _all_permutations(decks: np.ndarray) -> bool:
+    """Whether each row of an (n, 52) array holds 0..51 once. Integer rows: 52 values in
+    0..51 whose bits OR to all 52 bits are each card once (no sort needed)."""
+    if decks.dtype.kind not in "iu":
+        return bool((np.sort(decks, axis=1) == _CARD_ORDER).all())
+    if not decks.size:
+        return True
+    if decks.min() < 0 or decks.max() > 51:
+        return False
+    bits = np.left_shift(np.int64(1), decks.astype(np.int64))
+    return bool((np.bitwise_or.reduce(bits, axis=1) == _FULL_MASK).all())
 
 
 def deal_seeds(master: int, start: int, stop: int) -> np.ndarray:
@@ -113,11 +127,12 @@ def deal_seeds(master: int, start: int, stop: int) -> np.ndarray:
 
 def strategy_seeds(deals: np.ndarray, pairing_key: int, copy: int, seat: int) -> np.ndarray:
     """``strategy_seed`` for many deal seeds at once (uint64 array)."""
-    key = _stream_key(pairing_key)
+    keyed = hashlib.blake2b(digest_size=8, key=_stream_key(pairing_key))  # copied per seed: the key is hashed once
     tail = bytes((copy & 255, seat & 255))
-    blake = hashlib.blake2b
-    out = [
-        int.from_bytes(blake(d.to_bytes(8, "little") + tail, digest_size=8, key=key).digest(), "little")
-        for d in np.asarray(deals, dtype=np.uint64).tolist()
-    ]
-    return np.asarray(out, dtype=np.uint64)
+    data = np.asarray(deals, dtype="<u8").tobytes()
+    digests = []
+    for i in range(0, len(data), 8):
+        h = keyed.copy()
+        h.update(data[i : i + 8] + tail)
+        digests.append(h.digest())
+    return np.frombuffer(b"".join(digests), dtype="<u8").astype(np.uint64)

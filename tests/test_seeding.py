@@ -1,0 +1,44 @@
+"""The batch forms of the seeding functions against their one-at-a-time definitions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ginsim.run.seeding import check_decks, deal_seed, deal_seeds, deck_for, decks_for, strategy_seed, strategy_seeds
+
+
+def test_strategy_seeds_equal_strategy_seed_for_every_deal() -> None:
+    deals = deal_seeds(2026, 0, 300)
+    for copy in (0, 1):
+        for seat in (0, 1):
+            batch = strategy_seeds(deals, 0xDEADBEEF12345678, copy, seat)
+            assert batch.dtype == np.uint64
+            one = [strategy_seed(d, 0xDEADBEEF12345678, copy, seat) for d in deals.tolist()]
+            assert batch.tolist() == one
+    assert strategy_seeds(deals[:0], 1, 0, 0).tolist() == []
+
+
+def test_decks_for_and_deal_seeds_match_their_single_forms() -> None:
+    seeds = deal_seeds(7, 10, 40)
+    assert seeds.tolist() == [deal_seed(7, i) for i in range(10, 40)]
+    assert decks_for(seeds).tolist() == [deck_for(s) for s in seeds.tolist()]
+
+
+def test_check_decks_refuses_every_kind_of_bad_row() -> None:
+    good = decks_for(deal_seeds(3, 0, 50))
+    assert check_decks(good) is good
+    assert check_decks(good.astype(np.int64)).shape == (50, 52)
+    assert check_decks(good.astype(float)).shape == (50, 52)  # not ints: checked by sorting
+    assert check_decks(good[:0]).shape == (0, 52)
+    twice = good.copy()
+    twice[10, 0] = twice[10, 51]  # one card twice, one missing
+    high = good.astype(np.int64)
+    high[3, 5] = 52 + 64  # out of range (a shift by it would wrap)
+    low = good.copy()
+    low[0, 0] = -1
+    half = good.astype(float)
+    half[1, 1] += 0.5
+    for bad in (twice, high, low, half, good[:, :51], good[0]):
+        with pytest.raises(ValueError, match="52 cards"):
+            check_decks(bad)

@@ -399,6 +399,11 @@ class Sampler(Aware):
                 best, best_gain = j, mean
         return best
 
+    def choose(self, view: PlayerView, options: list[tuple[Card, bool]], rows: list[list[float]]) -> int:
+        """Which of the discard decision's ``options`` to play, given their worth in each
+        sampled world: ``settle``'s choice."""
+        return self.settle(rows)
+
     # -- decisions -------------------------------------------------------------------
     def discard(self, view: PlayerView) -> Card:
         self._plan = None
@@ -426,7 +431,7 @@ class Sampler(Aware):
                 if alt_dw <= limit:
                     options.append((alt, True))
         if len(options) > 1:
-            card, knocks = options[self.settle(self.evaluate(view, options))]
+            card, knocks = options[self.choose(view, options, self.evaluate(view, options))]
         self._plan = (hand, turn, card, knocks)
         return card
 

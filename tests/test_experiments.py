@@ -47,6 +47,10 @@ def test_knock_sweeps_differ_only_in_the_house_rules() -> None:
 @pytest.mark.parametrize("path", EXPERIMENTS, ids=[p.stem for p in EXPERIMENTS])
 def test_each_shipped_experiment_runs_with_few_hands(path: Path, tmp_path: Path, run_cli) -> None:
     data = tomllib.loads(path.read_text(encoding="utf-8"))
+    for spec in data.get("strategies", []):
+        entries = spec.split(":")[1:-1] if spec.startswith("java:") else []
+        if not all(Path(p).exists() for p in entries):
+            pytest.skip(f"{path.name} needs the Java player compiled first (docs/java.md): {spec}")
     size = ["--games", "2"] if "games" in data else ["--hands", "10"]
     out = tmp_path / "run"
     r = run_cli("run", str(path), *size, "--out", str(out), "--jobs", "1", "-q", "--no-plots")

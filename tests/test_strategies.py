@@ -19,7 +19,7 @@ from ginsim.engine.cards import Card, melds_with, parse_card
 from ginsim.engine.melds import tables_for
 from ginsim.engine.play import play_hand
 from ginsim.engine.registry import BUILTINS, describe_all, parse_spec
-from ginsim.engine.rules import Rules
+from ginsim.engine.rules import Rules, preset_rules
 from ginsim.engine.view import PlayerView
 from ginsim.run.seeding import deck_for
 
@@ -49,6 +49,17 @@ class TestSampler(StrategyContract):
     games = 1
     repro_hands = 6
     max_playouts = 6 * 22  # samples × (11 discards, each with and without a knock)
+
+
+class TestPatient(StrategyContract):
+    """The contract's rule variants include one with undercuts of 25, where it waits."""
+
+    spec = "patient:samples=6"
+    hands = 30
+    variant_hands = 6
+    games = 1
+    repro_hands = 6
+    max_playouts = 6 * 22
 
 
 class TestSamplerBudget(StrategyContract):
@@ -246,3 +257,43 @@ def test_deals_rarely_meld_with_the_cards_the_opponent_passed_on() -> None:
 def test_bad_pass_hint_is_refused(value: str) -> None:
     with pytest.raises(ValueError, match="pass_hint"):
         parse_spec(f"sampler:pass_hint={value}").build()
+
+
+class _TurnView:
+    def __init__(self, rules: Rules, turn: int) -> None:
+        self.rules, self.scores, self.turn = rules, (0, 0), turn
+
+
+def test_patient_knocks_late_only_near_gin_where_undercuts_are_dear() -> None:
+    patient = parse_spec("patient").build()
+    eaai, palace, default = preset_rules("eaai"), preset_rules("palace"), Rules()
+    assert patient.knock_limit_now(_TurnView(eaai, 11)) == 10  # early: aware's limit
+    assert patient.knock_limit_now(_TurnView(eaai, 12)) == 1
+    assert patient.knock_limit_now(_TurnView(palace, 30)) == 1  # undercut 20
+    assert patient.knock_limit_now(_TurnView(default, 12)) == 10  # undercut 10: as sampler
+    assert patient.knock_limit_now(_TurnView(default, 25)) == 6
+    assert parse_spec("patient:undercut_at=30").build().knock_limit_now(_TurnView(eaai, 25)) == 6
+
+
+def test_patient_lets_the_samples_veto_a_knock_but_never_add_one() -> None:
+    patient = parse_spec("patient").build()
+    play_on, knock = (7, False), (7, True)
+    rows = [[0.0, 10.0], [1.0, 12.0], [0.5, 11.0]]  # the second option is clearly better
+    assert patient.choose(_TurnView(preset_rules("eaai"), 15), [play_on, knock], rows) == 0
+    assert patient.choose(_TurnView(Rules(), 15), [play_on, knock], rows) == 1
+    assert patient.choose(_TurnView(preset_rules("eaai"), 15), [knock, play_on], rows) == 1
+    assert patient.choose(_TurnView(preset_rules("eaai"), 15), [play_on, (9, False)], rows) == 1
+
+
+def test_patient_plays_as_sampler_where_undercuts_are_cheap() -> None:
+    for i in range(12):
+        deck = deck_for(700 + i)
+        a = play_hand(Rules(), (parse_spec("patient:samples=6").build(), Simple()), deck, i % 2, (0, 0), (5, 6))
+        b = play_hand(Rules(), (parse_spec("sampler:samples=6").build(), Simple()), deck, i % 2, (0, 0), (5, 6))
+        assert a == b
+
+
+@pytest.mark.parametrize("spec", ["patient:undercut_at=-1", "patient:patient_turn=2.5", "patient:patient_knock_at=-2"])
+def test_bad_patient_parameters_are_refused(spec: str) -> None:
+    with pytest.raises(ValueError, match=r"undercut_at|patient_turn|patient_knock_at"):
+        parse_spec(spec).build()

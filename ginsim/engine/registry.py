@@ -31,6 +31,7 @@ BUILTINS: dict[str, str] = {
     "threshold": "ginsim.strategies.threshold:Threshold",
     "aware": "ginsim.strategies.aware:Aware",
     "sampler": "ginsim.strategies.sampler:Sampler",
+    "patient": "ginsim.strategies.patient:Patient",
 }
 """Built-in strategies: name -> ``module:Class``."""
 

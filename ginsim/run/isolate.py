@@ -67,6 +67,31 @@ def _bot_user() -> dict[str, Any]:
     return {"user": entry.pw_uid, "group": entry.pw_gid, "extra_groups": []}
 
 
+def start_bot_process(module: str, stderr: int, what: str) -> subprocess.Popen[bytes]:
+    """``python -m module`` as untrusted code runs: a minimal environment, a session of its
+    own (the user's Ctrl-C is the referee's to handle), the bot user when run as root, pipes
+    for its stdin and stdout. A failure to start is one line naming ``what``."""
+    user = _bot_user()
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-m", module],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            env={k: v for k, v in os.environ.items() if k in _ENV_KEEP},
+            start_new_session=True,
+            close_fds=True,
+            **user,
+        )
+    except OSError as e:
+        from ginsim.errors import RunError
+
+        who = f" as user {os.environ.get('GINSIM_BOT_USER', 'nobody')}" if user else ""
+        raise RunError(
+            f"--isolate: cannot start {what}{who} ({e.strerror or e}: {sys.executable}); see docs/security.md"
+        ) from None
+
+
 class BotProcess:
     """One strategy's process: started on demand, killed on a timeout or a crash and
     started afresh for the next instance."""
@@ -86,27 +111,7 @@ class BotProcess:
 
     # -- the process ----------------------------------------------------------------
     def start(self) -> None:
-        env = {k: v for k, v in os.environ.items() if k in _ENV_KEEP}
-        user = _bot_user()
-        try:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "ginsim.outside.sandbox_host"],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                env=env,
-                start_new_session=True,  # the user's Ctrl-C is the referee's to handle
-                close_fds=True,
-                **user,
-            )
-        except OSError as e:
-            from ginsim.errors import RunError
-
-            who = f" as user {os.environ.get('GINSIM_BOT_USER', 'nobody')}" if user else ""
-            raise RunError(
-                f"--isolate: cannot start a bot's process{who} ({e.strerror or e}: {sys.executable}); "
-                "see docs/security.md"
-            ) from None
+        self.proc = start_bot_process("ginsim.outside.sandbox_host", subprocess.DEVNULL, "a bot's process")
         self.buf = b""
         self.view = None
         spec = self.spec

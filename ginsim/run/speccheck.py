@@ -15,16 +15,14 @@ ginsim's own code and are checked in place.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from collections.abc import Sequence
 from typing import Any
 
 from ginsim.engine.registry import SpecFacts, StrategySpec, imports_outside_code, parse_spec
-from ginsim.errors import RunError, StrategySpecError
+from ginsim.errors import StrategySpecError
 from ginsim.outside.spec_host import MARK
-from ginsim.run.isolate import _ENV_KEEP, START_TIMEOUT, _bot_user
+from ginsim.run.isolate import START_TIMEOUT, start_bot_process
 
 
 def parse_specs(texts: Sequence[str], isolate: bool) -> list[StrategySpec]:
@@ -56,25 +54,7 @@ def _check(groups: list[list[str]]) -> list[list[StrategySpec]]:
 
 
 def _start(texts: list[str]) -> subprocess.Popen[bytes]:
-    env = {k: v for k, v in os.environ.items() if k in _ENV_KEEP}
-    user = _bot_user()
-    try:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "ginsim.outside.spec_host"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-            start_new_session=True,  # the user's Ctrl-C is the referee's to handle
-            close_fds=True,
-            **user,
-        )
-    except OSError as e:
-        who = f" as user {os.environ.get('GINSIM_BOT_USER', 'nobody')}" if user else ""
-        raise RunError(
-            f"--isolate: cannot start a process to check the strategies{who} ({e.strerror or e}: {sys.executable}); "
-            "see docs/security.md"
-        ) from None
+    proc = start_bot_process("ginsim.outside.spec_host", subprocess.PIPE, "a process to check the strategies")
     assert proc.stdin is not None
     try:
         proc.stdin.write((json.dumps({"specs": texts}) + "\n").encode())

@@ -44,8 +44,11 @@ def _task(rules: Rules, a: str, b: str, mode: str, start: int, stop: int, seed: 
 
 
 def _both_ways(task: ChunkTask, monkeypatch: pytest.MonkeyPatch) -> tuple[dict, dict]:
+    """The chunk through the fast path and the general engine; the fast path both with
+    numba's kernel (when installed: ``engine="auto"``) and without (``"compiled"``)."""
     monkeypatch.delenv(worker.GENERAL_ENV, raising=False)
     fast = play_chunk(task)
+    _assert_same(play_chunk(dataclasses.replace(task, engine="compiled")), fast)
     monkeypatch.setenv(worker.GENERAL_ENV, "1")
     general = play_chunk(task)
     monkeypatch.delenv(worker.GENERAL_ENV)

@@ -21,7 +21,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ginsim.engine import _native as native
+from ginsim.engine import fastjit
 from ginsim.engine.cards import Card
 from ginsim.engine.fastplay import fast_hands
 from ginsim.engine.melds import DEFAULT_TABLES
@@ -33,7 +36,7 @@ from ginsim.engine.view import PlayerView
 from ginsim.run.plan import plan_match
 from ginsim.run.runner import RunOptions, resolve_jobs, run_plan
 from ginsim.run.seeding import check_decks, deal_seed, deal_seeds, deck_for, decks_for
-from ginsim.run.worker import GENERAL_ENV, fast_seat
+from ginsim.run.worker import GENERAL_ENV, fast_kernel, fast_seat
 from ginsim.version import __version__
 
 KEYS = (
@@ -45,6 +48,8 @@ KEYS = (
     "scaling",
     "fast_simple_per_s_engine",
     "fast_threshold_per_s_engine",
+    "jit_simple_per_s_engine",
+    "jit_threshold_per_s_engine",
     "fast_simple_per_s_1job",
     "fast_threshold_per_s_1job",
     "fast_simple_per_s_all",
@@ -199,6 +204,27 @@ def bench_fast_engine(seconds: float, reps: int, a: str = "simple", deals: int =
     return _rate(work, seconds, reps)
 
 
+def bench_jit_engine(seconds: float, reps: int, a: str = "simple", deals: int = 2000) -> float | None:
+    """``a`` vs simple hands per second through numba's kernel (``fastjit``), engine only,
+    each hand as the hand log's row fields; None when the kernel is not available."""
+    if not fastjit.available():
+        return None
+    rules = Rules()
+    seeds = deal_seeds(BENCH_SEED, 0, deals)
+    decks = check_decks(decks_for(seeds))
+    s1 = seeds ^ np.uint64(1)
+    dealers = np.arange(deals, dtype=np.int64) % 2
+    spec = parse_spec(a)
+    first = fast_seat(spec.load_class(), spec.params)
+    second = fast_seat(_simple(), {})
+    assert first is not None and second is not None
+
+    def work() -> int:
+        return len(fastjit.jit_rows(rules, (first, second), decks, dealers, seeds, s1))
+
+    return _rate(work, seconds, reps)
+
+
 SWEEP_FILE = Path(__file__).resolve().parents[2] / "experiments" / "knock_sweep.toml"
 SWEEP_HANDS = 100_000
 """The shipped knock sweep (threshold's knock_at 0..10 against simple) and its hands per value."""
@@ -254,6 +280,10 @@ def run_bench(
     for name, a in (("simple", "simple"), ("threshold", "threshold:knock_at=5")):
         note(f"fast path: {a} vs simple ...")
         fast = out[f"fast_{name}_per_s_engine"] = bench_fast_engine(seconds, reps, a)
+        if fastjit.available():
+            note(f"fast path, numba's kernel: {a} vs simple ...")
+        jit = out[f"jit_{name}_per_s_engine"] = bench_jit_engine(seconds, reps, a)
+        fast = jit or fast
         n1 = max(200, int(fast * seconds / reps) // 2 * 2)
         note(f"fast path runner: {n1:,} hands with 1 job ...")
         f1 = out[f"fast_{name}_per_s_1job"] = bench_runner(1, n1, reps, a, engine="auto")
@@ -268,6 +298,7 @@ def run_bench(
         jobs=n_jobs,
         python=platform.python_version(),
         engine=native.status(),
+        fast_kernel=fast_kernel(),
         ginsim=__version__,
         platform=f"{platform.system()} {platform.release()} {platform.machine()}, {_cpus()} cpus",
     )
@@ -298,6 +329,11 @@ def format_bench(r: dict[str, Any]) -> str:
                 f"{label} vs simple, fast path, one core",
             ),
             (
+                f"jit_{name}_per_s_engine",
+                "-" if r.get(f"jit_{name}_per_s_engine") is None else f"{r[f'jit_{name}_per_s_engine']:,.0f}",
+                f"{label} vs simple, numba's kernel (ginsim[jit]), one core",
+            ),
+            (
                 f"fast_{name}_per_s_1job",
                 f"{r[f'fast_{name}_per_s_1job']:,.0f}",
                 "the same through the runner, --jobs 1",
@@ -315,5 +351,6 @@ def format_bench(r: dict[str, Any]) -> str:
     w = max(len(k) for k, _, _ in rows)
     v = max(len(x) for _, x, _ in rows)
     lines = [f"ginsim {r['ginsim']} bench on Python {r['python']}, {r['platform']}; engine {r['engine']}"]
+    lines.append(f"fast path's hands in runs: {r.get('fast_kernel', 'ginsim.engine.fastplay')}")
     lines += [f"{k:<{w}}  {x:>{v}}  {d}" for k, x, d in rows]
     return "\n".join(lines)

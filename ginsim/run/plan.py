@@ -23,6 +23,14 @@ from ginsim.run.speccheck import check_together, parse_specs
 
 KINDS = ("match", "roundrobin", "sweep")
 DEFAULT_CHUNK_HANDS = 4000
+DEFAULT_FAST_CHUNK_HANDS = 20_000
+"""Hands per chunk when every pairing is of ``FAST_POLICIES``: the fast path plays such a
+chunk in about the time the general engine takes for DEFAULT_CHUNK_HANDS, and a chunk's
+fixed costs (its Parquet file, checksum record, fsync and digest) are paid a fifth as often."""
+FAST_POLICIES = ("simple", "threshold", "random")
+"""The built-in names whose classes ``ginsim.run.worker.fast_seat`` plays (a test keeps
+the two in step). Only the chunk size is chosen from these names; which path plays a
+chunk is decided in the worker from the loaded classes."""
 MAX_COUNT = 1_000_000_000
 """The most hands (or games) per pairing: deal indices fit the hand log's uint32 column
 with room to spare, and a run of this size is already days of playing."""
@@ -107,6 +115,7 @@ class ChunkTask:
     isolate: bool = False  # tournament mode: each strategy in its own process (ginsim.run.isolate)
     secret: bytes = b""  # tournament mode: the run's secret, mixed into every deal seed
     engine: str = "auto"  # "general": play_hand for every hand; "auto": the fast path when it applies
+    # (numba's kernel for hand-mode chunks when installed); "compiled": the fast path without it
 
 
 @dataclass(frozen=True)
@@ -181,17 +190,30 @@ def check_counts(hands: int | None, games: int | None) -> None:
         raise RunError(f"{what} {n}: at most {MAX_COUNT:,} per pairing (split a bigger study into runs by seed)")
 
 
-def default_chunk(units: int, jobs_hint: int = 8, duplicate: bool = True, games: bool = False) -> int:
+def default_chunk(
+    units: int, jobs_hint: int = 8, duplicate: bool = True, games: bool = False, fast: bool = False, pairings: int = 1
+) -> int:
     """Deals (or games) per chunk: about DEFAULT_CHUNK_HANDS hands, smaller for small runs
-    so every core gets work."""
-    per = (DEFAULT_CHUNK_HANDS // (2 if duplicate else 1)) // (8 if games else 1)
-    return max(1, min(per, math.ceil(units / jobs_hint)))
+    so every core gets work. When ``fast`` (every pairing is of built-in policies the fast
+    path plays): about DEFAULT_FAST_CHUNK_HANDS, and the ``pairings`` together make
+    enough chunks for every core (a sweep's values need not each be split eight ways)."""
+    hands = DEFAULT_FAST_CHUNK_HANDS if fast else DEFAULT_CHUNK_HANDS
+    per = (hands // (2 if duplicate else 1)) // (8 if games else 1)
+    return max(1, min(per, math.ceil(units * (pairings if fast else 1) / jobs_hint)))
+
+
+def fast_policies_only(pairings: Sequence[Pairing], rules: Rules, isolate: bool = False) -> bool:
+    """Whether every pairing is of ``FAST_POLICIES`` under rules with no clock, outside
+    tournament mode: the chunk size the fast path is given (``default_chunk``)."""
+    if isolate or rules.time_per_hand is not None:
+        return False
+    return all(p.a.target in FAST_POLICIES and p.b.target in FAST_POLICIES for p in pairings)
 
 
 def plan_match(a: str, b: str, isolate: bool = False, **kw: Any) -> RunPlan:
     specs = parse_specs([a, b], isolate)
     la, lb = _labels(specs)
-    return _plan("match", (Pairing(0, specs[0], specs[1], la, lb),), **kw)
+    return _plan("match", (Pairing(0, specs[0], specs[1], la, lb),), isolate=isolate, **kw)
 
 
 def plan_roundrobin(names: list[str], isolate: bool = False, **kw: Any) -> RunPlan:
@@ -207,7 +229,7 @@ def plan_roundrobin(names: list[str], isolate: bool = False, **kw: Any) -> RunPl
     for i in range(len(specs)):
         for j in range(i + 1, len(specs)):
             pairings.append(Pairing(len(pairings), specs[i], specs[j], labels[i], labels[j]))
-    return _plan("roundrobin", tuple(pairings), **kw)
+    return _plan("roundrobin", tuple(pairings), isolate=isolate, **kw)
 
 
 def parse_param_range(text: str) -> tuple[str, list[Any]]:
@@ -282,7 +304,7 @@ def plan_sweep(strategy: str, param: str, versus: list[str], isolate: bool = Fal
         for opp in opponents:
             la, lb = _labels([spec, opp])
             pairings.append(Pairing(len(pairings), spec, opp, la, lb, name, spec.params[name]))
-    return _plan("sweep", tuple(pairings), extra={"param": name, "base": base.canonical}, **kw)
+    return _plan("sweep", tuple(pairings), extra={"param": name, "base": base.canonical}, isolate=isolate, **kw)
 
 
 def plan_run(
@@ -332,6 +354,7 @@ def _plan(
     duplicate: bool = True,
     chunk: int | None = None,
     extra: dict[str, Any] | None = None,
+    isolate: bool = False,
 ) -> RunPlan:
     check_counts(hands, games)
     if len(pairings) > MAX_PAIRINGS:
@@ -341,7 +364,8 @@ def _plan(
     units = (math.ceil(hands / 2) if duplicate else hands) if hands is not None else games
     assert units is not None
     if chunk is None:
-        chunk = default_chunk(units, duplicate=duplicate, games=games is not None)
+        fast = fast_policies_only(pairings, rules, isolate)
+        chunk = default_chunk(units, duplicate=duplicate, games=games is not None, fast=fast, pairings=len(pairings))
     elif chunk <= 0 or chunk > MAX_COUNT:
         raise RunError(f"--chunk must be from 1 to {MAX_COUNT:,}, not {chunk}")
     return RunPlan(kind, pairings, rules, seed, hands, games, duplicate, chunk, extra or {})

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ginsim.engine import fastjit
 from ginsim.engine.fastplay import RANDOM, ROW_FIELDS, SIMPLE, FastSeat, fast_rows, play_fast_game
 from ginsim.engine.game import GameResult, play_game
 from ginsim.engine.guard import check_user_stop, guarded
@@ -129,17 +130,15 @@ def _play_chunk(task: ChunkTask, factories: tuple[Any, Any] | None = None) -> di
         seeds = deal_seeds(task.seed, task.start, task.stop)
         if task.secret:
             seeds = mix_secrets(seeds, task.secret)
-        decks = check_decks(decks_for(seeds)).tolist()
-        per_copy = [
-            (
-                copy,
-                strategy_seeds(seeds, task.pairing_key, copy, 0).tolist(),
-                strategy_seeds(seeds, task.pairing_key, copy, 1).tolist(),
-            )
+        deck_array = check_decks(decks_for(seeds))
+        seat_seeds = [
+            (copy, strategy_seeds(seeds, task.pairing_key, copy, 0), strategy_seeds(seeds, task.pairing_key, copy, 1))
             for copy in copies
         ]
         if fast is not None:
-            return _fast_hand_columns(task, fast, decks, per_copy)
+            return _fast_hand_columns(task, fast, deck_array, seat_seeds)
+        decks = deck_array.tolist()
+        per_copy = [(copy, s0.tolist(), s1.tolist()) for copy, s0, s1 in seat_seeds]
         for offset, unit in enumerate(range(task.start, task.stop)):
             deck = decks[offset]
             dealer = first_dealer(unit)
@@ -278,14 +277,18 @@ def fast_seat(cls: type[Strategy], params: dict[str, Any]) -> FastSeat | None:
 
 def engine_choice() -> str:
     """The engine this process asks for: "general" when ``GINSIM_GENERAL`` is set (also
-    ``ginsim --engine general``), else "auto". The runner puts it in every ChunkTask, so
-    worker processes started earlier follow it too."""
-    return "general" if general_forced() else "auto"
+    ``ginsim --engine general``); "compiled" when the fast path may not use numba's kernel
+    (``GINSIM_JIT=0``, ``GINSIM_PURE=1``); else "auto". The runner puts it in every
+    ChunkTask, so worker processes started earlier (with another environment) follow it."""
+    if general_forced():
+        return "general"
+    return "auto" if fastjit.wanted() else "compiled"
 
 
-def fast_path_reason(rules: Rules, cls_a: type[Strategy], cls_b: type[Strategy], engine: str = "auto") -> str:
-    """Why a pairing is played by the general engine, or "" when the fast path plays it."""
-    if engine == "general" or general_forced():
+def fast_path_reason(rules: Rules, cls_a: type[Strategy], cls_b: type[Strategy], engine: str | None = None) -> str:
+    """Why a pairing is played by the general engine, or "" when the fast path plays it;
+    ``engine`` as ``engine_choice`` gives it (None: this process's)."""
+    if (engine or engine_choice()) == "general":
         return f"the general engine was asked for ({GENERAL_ENV}=1 or --engine general)"
     if rules.time_per_hand is not None:
         return "the rules set a clock (time_per_hand)"
@@ -321,20 +324,28 @@ def fast_seats(task: ChunkTask, cls_a: type[Strategy], cls_b: type[Strategy]) ->
 def _fast_hand_columns(
     task: ChunkTask,
     fast: tuple[FastSeat, FastSeat],
-    decks: list[list[int]],
-    per_copy: list[tuple[int, list[int], list[int]]],
+    decks: np.ndarray,
+    seat_seeds: list[tuple[int, np.ndarray, np.ndarray]],
 ) -> dict[str, np.ndarray]:
-    """A hand-mode chunk through the fast path, its columns built a whole copy at a time
-    (the same arrays, row for row, as the general loop and ``_Columns``)."""
+    """A hand-mode chunk through the fast path (``fastjit``'s kernel when numba is there,
+    else ``fastplay.fast_rows``), its columns built a whole copy at a time (the same
+    arrays, row for row, as the general loop and ``_Columns``)."""
     n = len(decks)
     units = np.arange(task.start, task.stop, dtype=np.int64)
-    dealers = (units % 2).tolist()  # first_dealer
-    ncopy = len(per_copy)
+    dealers = units % 2  # first_dealer
+    ncopy = len(seat_seeds)
+    jit = task.engine == "auto" and fastjit.installed()
+    if not jit:
+        deck_list = decks.tolist()
+        dealer_list = dealers.tolist()
     by_copy: list[dict[str, np.ndarray]] = []
-    for copy, s0, s1 in per_copy:
+    for copy, s0, s1 in seat_seeds:
         seats = fast if copy == 0 else (fast[1], fast[0])
-        flat = np.asarray(fast_rows(task.rules, seats, decks, dealers, s0, s1), dtype=np.int64)
-        table = flat.reshape(n, len(ROW_FIELDS))
+        if jit:
+            table = fastjit.jit_rows(task.rules, seats, decks, dealers, s0, s1)
+        else:
+            flat = fast_rows(task.rules, seats, deck_list, dealer_list, s0.tolist(), s1.tolist())
+            table = np.asarray(flat, dtype=np.int64).reshape(n, len(ROW_FIELDS))
         cols = {name: table[:, j] for j, name in enumerate(ROW_FIELDS)}
         cols["seat_a"] = np.full(n, copy, dtype=np.int64)
         cols["copy"] = np.full(n, copy, dtype=np.int64)
@@ -357,13 +368,21 @@ def _fast_hand_columns(
     return out
 
 
+def fast_kernel(engine: str | None = None) -> str:
+    """What plays the fast path's hand-mode chunks for ``engine`` (None: this process's
+    choice): numba's kernel (``fastjit``) or compiled Python (``fastplay``)."""
+    if (engine or engine_choice()) == "auto" and fastjit.version() is not None:
+        return f"ginsim.engine.fastjit, {fastjit.status()}"
+    return "ginsim.engine.fastplay"
+
+
 def play_path(rules: Rules, pairings: list[tuple[StrategySpec, StrategySpec]]) -> str:
     """Which engine plays a run's pairings, for its manifest and ``ginsim bench``:
     "fast", "general (why)", or how many pairings take each."""
     reasons = [fast_path_reason(rules, a.load_class(), b.load_class()) for a, b in pairings]
     slow = [r for r in reasons if r]
     if not slow:
-        return "fast (ginsim.engine.fastplay)"
+        return f"fast ({fast_kernel()})"
     if len(slow) == len(reasons):
         return f"general ({slow[0]})"
     return f"fast for {len(reasons) - len(slow)} of {len(reasons)} pairings, general for the rest ({slow[0]})"

@@ -10,9 +10,11 @@ many at once, and ``deck_for`` computes one in plain Python with the same result
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 import numpy as np
 
+from ginsim.engine import fastjit
 from ginsim.engine.rng import splitmix64
 
 _M64 = 0xFFFFFFFFFFFFFFFF
@@ -126,7 +128,27 @@ def deal_seeds(master: int, start: int, stop: int) -> np.ndarray:
 
 
 def strategy_seeds(deals: np.ndarray, pairing_key: int, copy: int, seat: int) -> np.ndarray:
-    """``strategy_seed`` for many deal seeds at once (uint64 array)."""
+    """``strategy_seed`` for many deal seeds at once (uint64 array); by numba's BLAKE2b
+    (``ginsim.run._seedjit``) when the fast path's kernel may run, else by ``hashlib``."""
+    kernel = _seed_kernel() if len(deals) >= 64 else None
+    if kernel is not None:
+        state = kernel.keyed_state(_stream_key(pairing_key))
+        return kernel.keyed_digests(state, np.asarray(deals, dtype=np.uint64), (copy & 255) | (seat & 255) << 8)
+    return strategy_seeds_hashlib(deals, pairing_key, copy, seat)
+
+
+def _seed_kernel() -> Any:
+    """``ginsim.run._seedjit`` when numba imports and the environment allows it (as for
+    ``ginsim.engine.fastjit``), else None."""
+    if not fastjit.available():
+        return None
+    from ginsim.run import _seedjit
+
+    return _seedjit
+
+
+def strategy_seeds_hashlib(deals: np.ndarray, pairing_key: int, copy: int, seat: int) -> np.ndarray:
+    """``strategy_seeds`` by ``hashlib``, one message at a time (the reference)."""
     keyed = hashlib.blake2b(digest_size=8, key=_stream_key(pairing_key))  # copied per seed: the key is hashed once
     tail = bytes((copy & 255, seat & 255))
     data = np.asarray(deals, dtype="<u8").tobytes()

@@ -110,21 +110,22 @@ def test_engine_choice_reads_the_environment(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_runs_identical_with_and_without_the_kernel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The whole run folder's hand log, through the CLI, with GINSIM_JIT=0 and without;
-    the manifest says which kernel played."""
+    """The whole run folder's hand log, through the CLI: by default, with GINSIM_JIT=0
+    and with ``--engine compiled``; the manifest says which kernel played."""
     logs = {}
-    for jit in ("1", "0"):
-        monkeypatch.setenv(fastjit.JIT_ENV, jit)
-        out = tmp_path / f"jit{jit}"
+    for how in ("default", "env", "flag"):
+        monkeypatch.setenv(fastjit.JIT_ENV, "0" if how == "env" else "1")  # restored after the test
+        out = tmp_path / how
         args = ["match", "threshold:knock_at=6", "random", "--hands", "600", "--seed", "4", "-j", "1"]
-        r = CliRunner().invoke(cli, [*args, "--out", str(out), "--quiet"])
+        engine = ["--engine", "compiled"] if how == "flag" else []
+        r = CliRunner().invoke(cli, [*engine, *args, "--out", str(out), "--quiet"])
         assert r.exit_code == 0, r.output
-        logs[jit] = pd.read_parquet(out / "hands")
+        logs[how] = pd.read_parquet(out / "hands")
         path = json.loads((out / "manifest.json").read_text())["platform"]["play_path"]
         assert path.startswith("fast (")
-        kernel = "fastjit" if jit == "1" and fastjit.installed() else "fastplay"
+        kernel = "fastjit" if how == "default" and fastjit.installed() else "fastplay"
         assert kernel in path, path
-    assert logs["1"].equals(logs["0"])
+    assert logs["default"].equals(logs["env"]) and logs["default"].equals(logs["flag"])
 
 
 def test_fast_policies_match_the_fast_seats() -> None:

@@ -25,10 +25,11 @@ from ginsim.version import __version__
 @click.version_option(__version__, prog_name="ginsim", message=f"%(prog)s %(version)s, engine {native.status()}")
 @click.option(
     "--engine",
-    type=click.Choice(["auto", "general"]),
+    type=click.Choice(["auto", "compiled", "general"]),
     default="auto",
     show_default=True,
-    help="auto: built-in policies play through the fast path; general: every hand through play_hand.",
+    help="auto: built-in policies play through the fast path (numba's kernel when installed); "
+    "compiled: the fast path without numba; general: every hand through play_hand.",
 )
 def cli(engine: str) -> None:
     """ginsim: play millions of seeded bot-vs-bot Gin Rummy hands and turn them into
@@ -40,10 +41,12 @@ def cli(engine: str) -> None:
       ginsim strategies
       ginsim --engine general run experiments/knock_sweep.toml
     """
-    if engine == "general":
-        import os
+    import os
 
-        os.environ["GINSIM_GENERAL"] = "1"  # ginsim.run.worker reads it, in every worker process
+    if engine == "general":
+        os.environ["GINSIM_GENERAL"] = "1"  # the runner reads these and tells every worker
+    elif engine == "compiled":
+        os.environ["GINSIM_JIT"] = "0"
 
 
 for _module in (info, rules, runs, charts, play, bench, validate):

@@ -38,17 +38,19 @@ JIT_ENV = "GINSIM_JIT"
 
 
 @cache
-def _numba() -> Any:
+def _kernel() -> Any:
+    """The kernel's module, or None when numba (or the module: numba refuses to load a
+    ``cache=True`` module when it finds nowhere to cache it) does not import."""
     try:
-        import numba
-    except Exception:  # noqa: BLE001 - any failure to load numba means: no kernel
+        from ginsim.engine import _fastjit_kernel
+    except Exception:  # noqa: BLE001 - any failure to load numba or the kernel means: no kernel
         return None
-    return numba
+    return _fastjit_kernel
 
 
 def installed() -> bool:
-    """Whether numba imports in this process (imports it: the worker's check)."""
-    return _numba() is not None
+    """Whether the kernel (and numba) imports in this process: the worker's check."""
+    return _kernel() is not None
 
 
 @cache
@@ -126,8 +128,7 @@ def jit_rows(
     """``fastplay.fast_rows`` as an (n, len(ROW_FIELDS)) int64 array: hand ``i`` is
     ``decks[i]`` ((n, 52) card ints, checked by the caller) dealt by ``dealers[i]`` with
     seat seeds ``(seeds0[i], seeds1[i])``."""
-    from ginsim.engine._fastjit_kernel import play_batch
-
+    play_batch = _kernel().play_batch
     kinds = np.array([s.kind for s in seats], dtype=np.int64)
     knock_at = np.array([s.knock_at for s in seats], dtype=np.int64)
     chances = np.array([[s.take_chance, s.knock_chance] for s in seats], dtype=np.float64)

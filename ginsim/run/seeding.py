@@ -10,6 +10,7 @@ many at once, and ``deck_for`` computes one in plain Python with the same result
 from __future__ import annotations
 
 import hashlib
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -140,10 +141,15 @@ def strategy_seeds(deals: np.ndarray, pairing_key: int, copy: int, seat: int) ->
 def _seed_kernel() -> Any:
     """``ginsim.run._seedjit`` when numba imports and the environment allows it (as for
     ``ginsim.engine.fastjit``), else None."""
-    if not fastjit.available():
-        return None
-    from ginsim.run import _seedjit
+    return _seedjit_module() if fastjit.available() else None
 
+
+@cache
+def _seedjit_module() -> Any:
+    try:
+        from ginsim.run import _seedjit
+    except Exception:  # noqa: BLE001 - no numba or nowhere to cache it: hashlib computes the seeds
+        return None
     return _seedjit
 
 

@@ -12,14 +12,17 @@ import numba as nb
 import numpy as np
 
 from ginsim.engine.fastseat import RANDOM
-from ginsim.engine.hand import MAX_TURNS
+from ginsim.engine.hand import BIG_GIN, GIN, KNOCK_WON, MAX_TURNS, OUTCOMES, UNDERCUT
+from ginsim.engine.hand import DRAWN as DRAWN_OUTCOME
 
 _jit = nb.njit(cache=True, nogil=True)
 
 DRAWN = 0  # how a hand ended
 KNOCK = 1
 BIG = 2
-C_KNOCK, C_UNDERCUT, C_GIN, C_BIG_GIN, C_DRAWN = 0, 1, 2, 3, 4  # OUTCOMES' order (fastplay's codes)
+C_KNOCK, C_UNDERCUT, C_GIN, C_BIG_GIN, C_DRAWN = 0, 1, 2, 3, 4  # outcome codes: indices in OUTCOMES
+if OUTCOMES[:5] != (KNOCK_WON, UNDERCUT, GIN, BIG_GIN, DRAWN_OUTCOME):  # pragma: no cover
+    raise ImportError("fastjit: the outcome codes do not match OUTCOMES")
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _C1 = np.uint64(0xBF58476D1CE4E5B9)

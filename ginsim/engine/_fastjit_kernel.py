@@ -433,7 +433,8 @@ def _best_layoff(
             combos = nxt[:m]
     best = before
     best_n = 0
-    for laid in combos:
+    for k in range(len(combos)):
+        laid = int(combos[k])
         if laid:
             v = _deadwood(T, RN, DELTA, defender & ~laid)
             cnt = _count(laid)

@@ -131,14 +131,14 @@ def _play_chunk(task: ChunkTask, factories: tuple[Any, Any] | None = None) -> di
         if task.secret:
             seeds = mix_secrets(seeds, task.secret)
         deck_array = check_decks(decks_for(seeds))
-        seat_seeds = [
+        streams = [
             (copy, strategy_seeds(seeds, task.pairing_key, copy, 0), strategy_seeds(seeds, task.pairing_key, copy, 1))
             for copy in copies
         ]
         if fast is not None:
-            return _fast_hand_columns(task, fast, deck_array, seat_seeds)
+            return _fast_hand_columns(task, fast, deck_array, streams)
         decks = deck_array.tolist()
-        per_copy = [(copy, s0.tolist(), s1.tolist()) for copy, s0, s1 in seat_seeds]
+        per_copy = [(copy, s0.tolist(), s1.tolist()) for copy, s0, s1 in streams]
         for offset, unit in enumerate(range(task.start, task.stop)):
             deck = decks[offset]
             dealer = first_dealer(unit)
@@ -325,7 +325,7 @@ def _fast_hand_columns(
     task: ChunkTask,
     fast: tuple[FastSeat, FastSeat],
     decks: np.ndarray,
-    seat_seeds: list[tuple[int, np.ndarray, np.ndarray]],
+    streams: list[tuple[int, np.ndarray, np.ndarray]],
 ) -> dict[str, np.ndarray]:
     """A hand-mode chunk through the fast path (``fastjit``'s kernel when numba is there,
     else ``fastplay.fast_rows``), its columns built a whole copy at a time (the same
@@ -333,13 +333,13 @@ def _fast_hand_columns(
     n = len(decks)
     units = np.arange(task.start, task.stop, dtype=np.int64)
     dealers = units % 2  # first_dealer
-    ncopy = len(seat_seeds)
+    ncopy = len(streams)
     jit = task.engine == "auto" and fastjit.installed()
     if not jit:
         deck_list = decks.tolist()
         dealer_list = dealers.tolist()
     by_copy: list[dict[str, np.ndarray]] = []
-    for copy, s0, s1 in seat_seeds:
+    for copy, s0, s1 in streams:  # each copy's two seat seeds per deal
         seats = fast if copy == 0 else (fast[1], fast[0])
         if jit:
             table = fastjit.jit_rows(task.rules, seats, decks, dealers, s0, s1)

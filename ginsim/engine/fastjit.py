@@ -12,8 +12,9 @@ draw at a stock of two or ``MAX_TURNS``, step for step as ``fastplay._play`` and
 least deadwood after ``layoff.best_layoff``, with the fewest cards among the best.
 
 tests/test_fastjit.py plays batches both ways under every preset and variant and
-compares every field. Without numba, or with ``GINSIM_JIT=0`` (or ``GINSIM_PURE=1``),
-``available()`` is False and the worker uses ``fastplay.fast_rows``: the same hand log.
+compares every field. Without numba, or when the runner's environment says
+``GINSIM_JIT=0`` (or ``GINSIM_PURE=1``; the runner tells its workers through each task's
+``engine``), the worker uses ``fastplay.fast_rows``: the same hand log.
 
 The first use on a machine compiles the kernel (a few seconds) and caches it next to
 this file (numba's ``cache=True``); later processes load it from the cache.

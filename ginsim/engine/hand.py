@@ -560,24 +560,8 @@ class Hand:
         stock = 52 - self.next_stock
         if kd == 0:
             # R15, R18, R21: gin; no lay-offs, never undercut
-            # positional, in field order: a call with keywords costs more than the rest of the score
-            res = HandResult(
-                GIN,  # outcome
-                k,  # knocker
-                k,  # winner
-                (rules.gin_bonus + before) * self.multiplier,  # points
-                0,  # knocker_deadwood
-                before,  # defender_deadwood_before
-                before,  # defender_deadwood_after
-                0,  # layoff_cards
-                self.turn,  # turns
-                stock,  # stock_left
-                self.dealer,  # dealer
-                -1,  # forfeit_seat
-                "",  # forfeit_reason
-                hands,  # hands
-                kmelds,  # knocker_melds
-            )
+            outcome, winner, points = GIN, k, (rules.gin_bonus + before) * self.multiplier
+            after, laid = before, 0
         else:
             if laid is None:
                 after, laid = best_layoff(dh, kmelds, tables, before)
@@ -592,24 +576,25 @@ class Hand:
                 outcome, winner, points = KNOCK_WON, -1, 0
             else:
                 outcome, winner, points = UNDERCUT, d, (kd - after + rules.undercut_bonus) * self.multiplier
-            res = HandResult(
-                outcome,  # outcome
-                k,  # knocker
-                winner,  # winner
-                points,  # points
-                kd,  # knocker_deadwood
-                before,  # defender_deadwood_before
-                after,  # defender_deadwood_after
-                laid.bit_count(),  # layoff_cards
-                self.turn,  # turns
-                stock,  # stock_left
-                self.dealer,  # dealer
-                -1,  # forfeit_seat
-                "",  # forfeit_reason
-                hands,  # hands
-                kmelds,  # knocker_melds
-                laid,  # layoff
-            )
+        # positional, in field order: a call with keywords costs more than the rest of the score
+        res = HandResult(
+            outcome,  # outcome
+            k,  # knocker
+            winner,  # winner
+            points,  # points
+            kd,  # knocker_deadwood
+            before,  # defender_deadwood_before
+            after,  # defender_deadwood_after
+            laid.bit_count(),  # layoff_cards
+            self.turn,  # turns
+            stock,  # stock_left
+            self.dealer,  # dealer
+            -1,  # forfeit_seat
+            "",  # forfeit_reason
+            hands,  # hands
+            kmelds,  # knocker_melds
+            laid,  # layoff
+        )
         self._finish(res)
         return res
 

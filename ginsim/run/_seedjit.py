@@ -44,53 +44,8 @@ _SIGMA = np.array(
     ],
     dtype=np.int64,
 )
-_ROT = (np.uint64(32), np.uint64(24), np.uint64(16), np.uint64(63))
-_R32, _R24, _R16, _R63 = _ROT
-_W = np.uint64(64)
 _MIX = np.array([[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15],
                  [0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]], dtype=np.int64)  # fmt: skip
-
-
-@_jit
-def _rotr(x: np.uint64, n: np.uint64) -> np.uint64:
-    return (x >> n) | (x << (_W - n))
-
-
-@_jit
-def _compress(h: np.ndarray, m: np.ndarray, t: int, last: bool, v: np.ndarray) -> None:
-    """BLAKE2b's F: mix the 128-byte block ``m`` (16 words) into state ``h`` after ``t``
-    bytes, ``last`` for the final block; ``v`` is scratch (16 words)."""
-    for i in range(8):
-        v[i] = h[i]
-        v[i + 8] = _IV[i]
-    v[12] ^= np.uint64(t)
-    if last:
-        v[14] = ~v[14]
-    for r in range(12):
-        s = _SIGMA[r % 10]
-        for g in range(8):
-            a, b, c, d = _MIX[g, 0], _MIX[g, 1], _MIX[g, 2], _MIX[g, 3]
-            v[a] = v[a] + v[b] + m[s[2 * g]]
-            v[d] = _rotr(v[d] ^ v[a], _R32)
-            v[c] = v[c] + v[d]
-            v[b] = _rotr(v[b] ^ v[c], _R24)
-            v[a] = v[a] + v[b] + m[s[2 * g + 1]]
-            v[d] = _rotr(v[d] ^ v[a], _R16)
-            v[c] = v[c] + v[d]
-            v[b] = _rotr(v[b] ^ v[c], _R63)
-    for i in range(8):
-        h[i] ^= v[i] ^ v[i + 8]
-
-
-def keyed_state(key: bytes, digest_size: int = 8) -> np.ndarray:
-    """The BLAKE2b state after the key block, for a key of at most 64 bytes."""
-    if not 0 < len(key) <= 64:
-        raise ValueError("a BLAKE2b key holds 1 to 64 bytes")
-    h = _IV.copy()
-    h[0] ^= np.uint64(0x01010000 ^ (len(key) << 8) ^ digest_size)
-    block = np.frombuffer(key.ljust(128, b"\0"), dtype="<u8").astype(np.uint64)
-    _compress(h, block, 128, False, np.zeros(16, dtype=np.uint64))
-    return h
 
 
 @nb.njit(cache=True, inline="always")
@@ -121,11 +76,42 @@ def _word(k: int, m0: np.uint64, m1: np.uint64) -> np.uint64:
 
 
 @_jit
+def _compress(h: np.ndarray, m: np.ndarray, t: int, last: bool) -> None:
+    """BLAKE2b's F: mix the 128-byte block ``m`` (16 words) into state ``h`` after ``t``
+    bytes, ``last`` for the final block."""
+    v = np.empty(16, dtype=np.uint64)
+    for i in range(8):
+        v[i] = h[i]
+        v[i + 8] = _IV[i]
+    v[12] ^= np.uint64(t)
+    if last:
+        v[14] = ~v[14]
+    for r in range(12):
+        s = _SIGMA[r % 10]
+        for g in range(8):
+            a, b, c, d = _MIX[g, 0], _MIX[g, 1], _MIX[g, 2], _MIX[g, 3]
+            v[a], v[b], v[c], v[d] = _g(v[a], v[b], v[c], v[d], m[s[2 * g]], m[s[2 * g + 1]])
+    for i in range(8):
+        h[i] ^= v[i] ^ v[i + 8]
+
+
+def keyed_state(key: bytes, digest_size: int = 8) -> np.ndarray:
+    """The BLAKE2b state after the key block, for a key of at most 64 bytes."""
+    if not 0 < len(key) <= 64:
+        raise ValueError("a BLAKE2b key holds 1 to 64 bytes")
+    h = _IV.copy()
+    h[0] ^= np.uint64(0x01010000 ^ (len(key) << 8) ^ digest_size)
+    block = np.frombuffer(key.ljust(128, b"\0"), dtype="<u8").astype(np.uint64)
+    _compress(h, block, 128, False)
+    return h
+
+
+@_jit
 def keyed_digests(state: np.ndarray, words: np.ndarray, tail: int) -> np.ndarray:
     """The first 8 digest bytes, as a little-endian word, of each ten-byte message
     ``words[i]`` (little-endian) + ``tail`` (two bytes, little-endian) after the key:
-    ``_compress`` of the final block (t = 138), in local words, for a block whose words
-    2-15 are zero."""
+    ``_compress`` of the final block (t = 138), unrolled into local words for a block whose
+    words 2-15 are zero (the one hot loop here)."""
     out = np.empty(len(words), dtype=np.uint64)
     m1 = np.uint64(tail)
     iv = _IV

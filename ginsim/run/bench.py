@@ -26,7 +26,7 @@ import numpy as np
 from ginsim.engine import _native as native
 from ginsim.engine import fastjit
 from ginsim.engine.cards import Card
-from ginsim.engine.fastplay import fast_hands
+from ginsim.engine.fastplay import FastSeat, fast_hands
 from ginsim.engine.melds import DEFAULT_TABLES
 from ginsim.engine.play import play_hand
 from ginsim.engine.registry import parse_spec
@@ -184,6 +184,15 @@ def _engine(engine: str) -> Iterator[None]:
             os.environ[GENERAL_ENV] = old
 
 
+def _fast_pair(a: str) -> tuple[FastSeat, FastSeat]:
+    """The fast seats of ``a`` and of ``simple``, its opponent in the fast-path figures."""
+    spec = parse_spec(a)
+    first = fast_seat(spec.load_class(), spec.params)
+    second = fast_seat(_simple(), {})
+    assert first is not None and second is not None
+    return first, second
+
+
 def bench_fast_engine(seconds: float, reps: int, a: str = "simple", deals: int = 500) -> float:
     """``a`` vs simple hands per second through the fast path (``fastplay``), engine only,
     one HandResult per hand as ``bench_engine`` gets from play_hand."""
@@ -193,10 +202,7 @@ def bench_fast_engine(seconds: float, reps: int, a: str = "simple", deals: int =
     s0 = seeds.tolist()
     s1 = [s ^ 1 for s in s0]
     dealers = [i % 2 for i in range(deals)]
-    spec = parse_spec(a)
-    first = fast_seat(spec.load_class(), spec.params)
-    second = fast_seat(_simple(), {})
-    assert first is not None and second is not None
+    first, second = _fast_pair(a)
 
     def work() -> int:
         return len(fast_hands(rules, (first, second), decks, dealers, s0, s1))
@@ -214,10 +220,7 @@ def bench_jit_engine(seconds: float, reps: int, a: str = "simple", deals: int = 
     decks = check_decks(decks_for(seeds))
     s1 = seeds ^ np.uint64(1)
     dealers = np.arange(deals, dtype=np.int64) % 2
-    spec = parse_spec(a)
-    first = fast_seat(spec.load_class(), spec.params)
-    second = fast_seat(_simple(), {})
-    assert first is not None and second is not None
+    first, second = _fast_pair(a)
 
     def work() -> int:
         return len(fastjit.jit_rows(rules, (first, second), decks, dealers, seeds, s1))

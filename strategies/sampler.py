@@ -229,7 +229,7 @@ class Sampler(Aware):
         self._hand_view: PlayerView | None = None  # the view of the hand being played
         self._past_evidence = 0.0  # keeper evidence from this game's earlier hands
         self._plan: tuple[Mask, int, Card, bool] | None = None  # (hand, turn, discard, knock)
-        self._policy: tuple[tuple[int, int, int], Policy] | None = None
+        self._policy: tuple[tuple[int, ...], Policy] | None = None
 
     # -- worlds --------------------------------------------------------------------
     def worlds(self, view: PlayerView, n: int) -> Iterator[tuple[Mask, list[Card]]]:

@@ -163,10 +163,12 @@ class _PolicySeat(Strategy):
 
 
 class _SimpleSeat(Strategy):
-    """``Policy``'s seat 1: take to meld, least deadwood (highest card of ties), knock at once."""
+    """``Policy``'s seat 1: take to meld, least deadwood (highest card of ties), knock at once
+    (from ``opp_late_turn`` only at ``opp_late_knock_at`` or less)."""
 
-    def __init__(self, tables: MeldTables) -> None:
+    def __init__(self, tables: MeldTables, policy: Policy) -> None:
         self.t = tables
+        self.p = policy
 
     def take_upcard(self, view: PlayerView) -> bool:
         return view.upcard is not None and melds_with(view.upcard, view.hand)
@@ -176,7 +178,8 @@ class _SimpleSeat(Strategy):
         return least_discard(self.t, view.hand, banned)[1]
 
     def knock(self, view: PlayerView) -> bool:
-        return True
+        p = self.p
+        return view.turn < p.opp_late_turn or view.discard_deadwood <= p.opp_late_knock_at
 
 
 @pytest.mark.parametrize(
@@ -184,15 +187,22 @@ class _SimpleSeat(Strategy):
     [Rules(), Rules(knock_limit=7, allow_discard_of_drawn_upcard=True, gin_bonus=25, undercut_bonus=25)],
     ids=["default", "variant"],
 )
-def test_playouts_end_as_the_engine_plays_the_same_policies(rules: Rules) -> None:
+@pytest.mark.parametrize(
+    "policy",
+    [
+        Policy(late_turn=12, late_knock_at=4),
+        Policy(late_turn=12, late_knock_at=4, opp_late_turn=9, opp_late_knock_at=1),
+    ],
+    ids=["eager-opponent", "waiting-opponent"],
+)
+def test_playouts_end_as_the_engine_plays_the_same_policies(rules: Rules, policy: Policy) -> None:
     t = tables_for(rules.max_run_length)
-    policy = Policy(late_turn=12, late_knock_at=4)
-    compared = 0
+    compared = differs = 0
     outcomes = set()
     for i in range(400):
         deck = deck_for(1000 + i)
         me, opp, up = ref.mask_of(deck[0:20:2]), ref.mask_of(deck[1:20:2]), deck[20]
-        seat0, seat1 = _PolicySeat(t, policy), _SimpleSeat(t)
+        seat0, seat1 = _PolicySeat(t, policy), _SimpleSeat(t, policy)
         takes = seat0.take_upcard(_offer_view(rules, t, me, up))
         if not takes and melds_with(up, opp):
             continue  # the dealer would take the passed upcard: a play-out has no such turn
@@ -204,7 +214,10 @@ def test_playouts_end_as_the_engine_plays_the_same_policies(rules: Rules) -> Non
         assert got == want, (i, res)
         compared += 1
         outcomes.add(res.outcome)
+        eager = playout(rules, t, Policy(late_turn=12, late_knock_at=4), me, opp, [up], deck[:20:-1], 0, int(takes))
+        differs += eager != got
     assert compared > 250
+    assert (differs > 20) == (policy.opp_late_turn < 100)  # a waiting opponent changes hands
     assert {"knock", "gin", "undercut"} <= outcomes
 
 

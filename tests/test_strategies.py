@@ -9,15 +9,18 @@ from __future__ import annotations
 import inspect
 import random
 import sys
+from typing import Any
 
 import pytest
+from ginsim.strategies.patient import LATE_KNOCK_TURN, OWN_LATE_TURN, Patient, hand_ending
 from ginsim.strategies.sampler import keeper_evidence
 from ginsim.strategies.simple import Simple
 from strategy_contract import Guard, Record, StrategyContract
 
 from ginsim.engine.cards import Card, melds_with, parse_card
+from ginsim.engine.game import play_game
 from ginsim.engine.melds import tables_for
-from ginsim.engine.play import play_hand
+from ginsim.engine.play import HandResult, play_hand
 from ginsim.engine.registry import BUILTINS, describe_all, parse_spec
 from ginsim.engine.rules import Rules, preset_rules
 from ginsim.engine.view import PlayerView
@@ -296,4 +299,114 @@ def test_patient_plays_as_sampler_where_undercuts_are_cheap() -> None:
 @pytest.mark.parametrize("spec", ["patient:undercut_at=-1", "patient:patient_turn=2.5", "patient:patient_knock_at=-2"])
 def test_bad_patient_parameters_are_refused(spec: str) -> None:
     with pytest.raises(ValueError, match=r"undercut_at|patient_turn|patient_knock_at"):
+        parse_spec(spec).build()
+
+
+class _EndingLog(Patient):
+    """``patient`` noting, at each hand's first decision, how it reads the last hand it saw:
+    (scores before that hand, scores now, its reading)."""
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.read: list[tuple[tuple[int, int], tuple[int, int], str | None]] = []
+
+    def hunter_chance(self, view: PlayerView) -> float:
+        old = self._game_view
+        if view is not old and old is not None and view.scores != (0, 0):
+            self.read.append((old.scores, view.scores, hand_ending(old, view.scores)))
+        return super().hunter_chance(view)
+
+
+def _ending(res: HandResult, me: int) -> str:
+    """How a hand ended, as the engine recorded it: ``hand_ending``'s key for seat ``me``."""
+    if res.outcome == "draw":
+        return "draw"
+    gin = res.outcome in ("gin", "big_gin")
+    if res.knocker != me:
+        return "opp_gin" if gin else "opp_knock_late" if res.turns > LATE_KNOCK_TURN else "opp_knock_early"
+    if gin:
+        return "own_gin"
+    if res.turns <= OWN_LATE_TURN:
+        return "own_early"
+    d = res.defender_deadwood_after
+    return "own_late_near" if d <= 4 else "own_late_mid" if d <= 7 else "own_late_far"
+
+
+@pytest.mark.parametrize(
+    ("opponent", "endings"),
+    [
+        ("simple", {"opp_knock_late", "opp_knock_early", "opp_gin", "own_early", "own_gin"}),
+        ("aware:late_turn=8,late_knock_at=0", {"opp_knock_early", "opp_gin", "own_early", "own_gin", "draw"}),
+    ],
+    ids=["eager", "gin-hunter"],
+)
+def test_patient_reads_how_each_hand_ended_from_the_next_hands_scores(opponent: str, endings: set[str]) -> None:
+    """R13: the view's history, its own hand and the scores are enough: every reading of a
+    hand agrees with the engine's record of it. (A hand in which this seat had no decision,
+    the opponent knocking at its first turn, is not seen; the reading after it is skipped.)"""
+    rules = preset_rules("eaai")
+    seen: set[str] = set()
+    checked = 0
+    for g in range(12):
+        log = _EndingLog(samples=0)
+        decks = [deck_for(900 + 50 * g + h) for h in range(50)]
+        game = play_game(rules, (log, parse_spec(opponent).build()), decks.__getitem__, g % 2, lambda h: (h, h + 7))
+        before = [(0, 0)]
+        for res in game.hands:
+            won = [0, 0]
+            if res.winner >= 0:
+                won[res.winner] = res.points
+            before.append((before[-1][0] + won[0], before[-1][1] + won[1]))
+        for old, new, reading in log.read:
+            hands = [i for i in range(len(game.hands)) if before[i] == old and before[i + 1] == new]
+            if hands:
+                assert reading == _ending(game.hands[hands[-1]], 0), (g, old, new)
+                checked += 1
+                seen.add(reading)  # type: ignore[arg-type]
+    assert checked >= 50
+    assert endings <= seen
+
+
+def test_hunter_chance_builds_up_over_a_game_and_resets_at_a_new_one() -> None:
+    p = parse_spec("patient").build()
+    rules = preset_rules("eaai")
+    tables = tables_for(None)
+
+    def hand(scores: tuple[int, int], events: list[tuple[int, str, int | None]], turn: int, cards: str) -> PlayerView:
+        view = PlayerView(rules, tables, 0, 1, scores, 0, sum(1 << parse_card(c) for c in cards.split()), None)
+        view.history, view.turn = events, turn
+        return view
+
+    first = hand((0, 0), [(1, "draw", None), (1, "knock", parse_card("KS"))], 20, "AC 2C 3C 4D 5D 6D 7H 8H 9H TS")
+    assert p.hunter_chance(first) == pytest.approx(0.3)  # the prior
+    # the opponent went gin at turn 20: 25 + this seat's 10 deadwood
+    second = hand((0, 35), [], 3, "AC 2C 3C 4D 5D 6D 7H 8H 9H TS")
+    assert p.hunter_chance(second) > 0.8
+    # then it knocked with deadwood at turn 14 (4 points): an eager knocker after all
+    second.history, second.turn = [(1, "knock", parse_card("QS"))], 14
+    assert p.hunter_chance(hand((0, 39), [], 1, "KS")) < 0.2
+    assert p.hunter_chance(hand((0, 0), [], 1, "KS")) == pytest.approx(0.3)  # a new game
+
+
+def test_a_likely_gin_hunter_is_played_out_as_one_where_undercuts_are_dear() -> None:
+    p = parse_spec("patient:hunter_turn=9").build()
+    p._hunter_llr = 5.0
+    view = _TurnView(preset_rules("eaai"), 15)
+    view.knock_limit, view.seat, view.history = 10, 0, []
+    p._game_view = view  # type: ignore[assignment]
+    assert p.playout_policy(view).opp_late_turn == 9  # type: ignore[arg-type]
+    belief = p.knock_belief(view)  # type: ignore[arg-type]
+    assert belief[0] == 0.01 and min(belief[1:]) > 0.98
+    p._hunter_llr = -5.0
+    assert p.playout_policy(view).opp_late_turn > 100  # type: ignore[arg-type]
+    assert max(p.knock_belief(view)[1:]) < 0.05  # type: ignore[arg-type]
+    cheap = _TurnView(Rules(), 15)
+    cheap.knock_limit, cheap.seat, cheap.history = 10, 0, []
+    p._hunter_llr, p._game_view = 5.0, cheap  # type: ignore[assignment]
+    assert p.playout_policy(cheap).opp_late_turn > 100  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("spec", ["patient:hunter_prior=0", "patient:hunter_prior=1", "patient:hunter_at=1.5"])
+def test_bad_hunter_parameters_are_refused(spec: str) -> None:
+    with pytest.raises(ValueError, match="hunter_"):
         parse_spec(spec).build()

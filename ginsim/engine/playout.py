@@ -170,9 +170,22 @@ class Policy:
     discards by deadwood less ``out_weight`` per live out (the weight fading to nothing by
     turn ``out_turns``, among discards within ``prune`` of the least deadwood), and knocks at
     deadwood <= ``knock_at`` before turn ``late_turn``, <= ``late_knock_at`` from then on (gin
-    always). A play-out still going after ``max_turns`` turns counts as a draw."""
+    always). The opponent may wait as well: from turn ``opp_late_turn`` it knocks only at
+    deadwood <= ``opp_late_knock_at`` (by default never: it knocks at once all hand). A
+    play-out still going after ``max_turns`` turns counts as a draw."""
 
-    __slots__ = ("out_weight", "out_turns", "prune", "take_gain", "knock_at", "late_turn", "late_knock_at", "max_turns")
+    __slots__ = (
+        "out_weight",
+        "out_turns",
+        "prune",
+        "take_gain",
+        "knock_at",
+        "late_turn",
+        "late_knock_at",
+        "max_turns",
+        "opp_late_turn",
+        "opp_late_knock_at",
+    )
 
     def __init__(
         self,
@@ -184,6 +197,8 @@ class Policy:
         late_turn: int = 20,
         late_knock_at: int = 6,
         max_turns: int = 60,
+        opp_late_turn: int = 1_000,
+        opp_late_knock_at: int = 0,
     ) -> None:
         self.out_weight = out_weight
         self.out_turns = out_turns
@@ -193,6 +208,8 @@ class Policy:
         self.late_turn = late_turn
         self.late_knock_at = late_knock_at
         self.max_turns = max_turns
+        self.opp_late_turn = opp_late_turn
+        self.opp_late_knock_at = opp_late_knock_at
 
 
 def playout(
@@ -225,6 +242,8 @@ def playout(
     knock_at = policy.knock_at
     late_turn = policy.late_turn
     late_knock_at = policy.late_knock_at
+    opp_late_turn = policy.opp_late_turn
+    opp_late_knock_at = policy.opp_late_knock_at
     hands = [me, opp]
     seat = 1 if take < 0 else 0
     pile_mask = 0
@@ -258,7 +277,11 @@ def playout(
         else:
             dw, card = least_discard(tables, h, banned)
         h ^= 1 << card
-        if dw <= limit and (seat == 1 or dw == 0 or dw <= (knock_at if turn < late_turn else late_knock_at)):
+        if seat == 0:
+            knocks = dw <= (knock_at if turn < late_turn else late_knock_at)
+        else:
+            knocks = turn < opp_late_turn or dw <= opp_late_knock_at
+        if dw <= limit and (knocks or dw == 0):
             pts = score_knock(rules, tables, h, dw, hands[1 - seat])
             return pts if seat == 0 else -pts
         hands[seat] = h

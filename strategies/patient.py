@@ -19,13 +19,12 @@ turns, then waits for gin). How each finished hand of the game ended is evidence
 (``HUNTER_EVIDENCE``: a knock with deadwood after turn ``LATE_KNOCK_TURN`` all but rules
 out a hunter; a gin by the opponent, a drawn hand, or a late knock of this seat that found
 the opponent near gin point to one), added up over the game's hands from the prior
-``hunter_prior``. Where undercuts are dear, from turn ``hunter_turn`` the deals believe,
-by that chance, that the opponent passed up knocks, and once the chance is ``hunter_at``
-or more the play-outs' opponent waits for gin from that turn too. Measured against MARJJ_v5 under the
-EAAI rules, this model of the opponent is worth about four points of games, and nothing
-against ``simple``, which it soon shows to be an eager knocker; under the default rules it
-gained nothing against MARJJ_v5, so there, with undercuts cheap, this strategy plays
-exactly as ``sampler``.
+``hunter_prior``. Where undercuts are dear and that chance is ``hunter_at`` or more, from
+turn ``hunter_turn`` the deals believe, by that chance, that the opponent passed up
+knocks, and the play-outs' opponent waits for gin; below it the play is as without the
+model. Against ``simple`` one late knock with deadwood settles it; under the default rules
+the model gained nothing against MARJJ_v5, so there, with undercuts cheap, this strategy
+plays exactly as ``sampler``.
 
 It never learns who the opponent is: only the rules, from the view, and what the opponent
 did change its play. docs/strategies.md has the measurements.
@@ -171,10 +170,11 @@ class Patient(Sampler):
         return self.waits(view) and self.hunter_chance(view) >= self.hunter_at
 
     def knock_belief(self, view: PlayerView) -> list[float]:
-        """``sampler``'s, and where undercuts are dear, from turn ``hunter_turn``, a hand that
-        could have knocked goes with the opponent's not knocking by the chance that it hunts gin."""
+        """``sampler``'s; against a likely gin hunter where undercuts are dear, from turn
+        ``hunter_turn``, a hand that could have knocked goes with the opponent's not knocking
+        by the chance that it hunts gin."""
         belief = super().knock_belief(view)
-        if belief and view.turn >= self.hunter_turn and self.waits(view):
+        if belief and view.turn >= self.hunter_turn and self.hunting(view):
             late = self.knock_hint + (1.0 - self.knock_hint) * self.hunter_chance(view)
             for d in range(1, len(belief)):
                 belief[d] = max(belief[d], late)

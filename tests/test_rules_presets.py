@@ -461,7 +461,10 @@ def test_r27_r34_showdowns_match_the_reference_under_every_preset(rules: Rules) 
 def test_r27_playouts_agree_hand_for_hand_with_the_engine_under_every_preset(rules: Rules) -> None:
     from test_playout import test_playouts_end_as_the_engine_plays_the_same_policies as hand_for_hand
 
-    hand_for_hand(rules)
+    from ginsim.engine.playout import Policy
+
+    hand_for_hand(rules, Policy(late_turn=12, late_knock_at=4))
+    hand_for_hand(rules, Policy(late_turn=12, late_knock_at=4, opp_late_turn=9, opp_late_knock_at=1))
 
 
 def test_r29_view_knock_limit_reaches_the_melds_tables() -> None:

@@ -172,7 +172,8 @@ class Policy:
     deadwood <= ``knock_at`` before turn ``late_turn``, <= ``late_knock_at`` from then on (gin
     always). The opponent may wait as well: from turn ``opp_late_turn`` it knocks only at
     deadwood <= ``opp_late_knock_at`` (by default never: it knocks at once all hand). A
-    play-out still going after ``max_turns`` turns counts as a draw."""
+    play-out still going after ``max_turns`` turns counts as a draw; a big gin (R22) is
+    played as a gin (a discard from the eleven melded cards)."""
 
     __slots__ = (
         "out_weight",

@@ -112,7 +112,7 @@ class Patient(Sampler):
         patient_turn: int = 12,
         patient_knock_at: int = 1,
         hunter_prior: float = 0.3,
-        hunter_at: float = 0.5,
+        hunter_at: float = 0.8,
         hunter_turn: int = 8,
         **sampler: Any,
     ) -> None:

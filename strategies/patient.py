@@ -59,14 +59,16 @@ HUNTER_EVIDENCE = {
     "own_late_far": 0.0,
 }
 """Log likelihood ratios, gin hunter over eager knocker, of the ways a hand can end (as this
-seat sees them from the next hand's scores), measured over 1,000-2,000 games each on tuning
-seeds under EAAI rules (MARJJ_v5 for the hunter; ``simple`` and ``aware`` for the eager;
-docs/strategies.md) and rounded towards 0."""
+seat sees them from the next hand's scores), from the hand logs of tuning-seed runs under
+EAAI rules (4,000 games against MARJJ_v5 for the hunter; 4,000 against ``simple`` and 800
+against ``aware`` for the eager; docs/strategies.md) and rounded towards 0."""
 
 
 def hand_ending(view: PlayerView, after: tuple[int, int]) -> str | None:
     """How the hand that ``view`` saw ended, given the scores (own, opponent's) after it:
-    a key of ``HUNTER_EVIDENCE``, or None when the scores do not follow from one hand."""
+    a key of ``HUNTER_EVIDENCE``, or None when the scores do not follow from one hand (a
+    hand in which this seat had no decision was never seen). Under rules that double a
+    hand's points (Oklahoma's spades) a big knock may read as a gin."""
     gained = after[0] - view.scores[0]
     lost = after[1] - view.scores[1]
     if gained < 0 or lost < 0 or (gained and lost):

@@ -47,7 +47,7 @@ def test_knock_sweeps_differ_only_in_the_house_rules() -> None:
 @pytest.mark.parametrize("path", EXPERIMENTS, ids=[p.stem for p in EXPERIMENTS])
 def test_each_shipped_experiment_runs_with_few_hands(path: Path, tmp_path: Path, run_cli) -> None:
     data = tomllib.loads(path.read_text(encoding="utf-8"))
-    for spec in data.get("strategies", []):
+    for spec in [*data.get("strategies", []), *data.get("vs", []), data.get("a", ""), data.get("b", "")]:
         entries = spec.split(":")[1:-1] if spec.startswith("java:") else []
         if not all(Path(p).exists() for p in entries):
             pytest.skip(f"{path.name} needs the Java player compiled first (docs/java.md): {spec}")

@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ginsim.strategies.sampler import Sampler
+from ginsim.strategies.sampler import GameEvidence, Sampler
 
 from ginsim import tables_for
 from ginsim.cards import Card
@@ -137,8 +137,7 @@ class Patient(Sampler):
         self.hunter_prior = hunter_prior
         self.hunter_at = hunter_at
         self.hunter_turn = hunter_turn
-        self._game_view: PlayerView | None = None  # the view of the hand being played
-        self._hunter_llr = 0.0  # this game's evidence so far
+        self._hunter = GameEvidence(self._hunter_read)  # this game's evidence so far
 
     @classmethod
     def parameters(cls) -> dict[str, Any]:
@@ -154,17 +153,13 @@ class Patient(Sampler):
         """The chance that the opponent is a gin hunter, from how this game's earlier hands
         ended (``hunter_prior`` before any; a hand at 0-0 starts a new game). Called at every
         decision, so that no hand's ending is missed."""
-        if view is not self._game_view:
-            old = self._game_view
-            if view.scores == (0, 0):
-                self._hunter_llr = 0.0
-            elif old is not None:
-                ending = hand_ending(old, view.scores)
-                if ending is not None:
-                    self._hunter_llr += HUNTER_EVIDENCE[ending]
-            self._game_view = view
-        llr = math.log(self.hunter_prior / (1.0 - self.hunter_prior)) + self._hunter_llr
+        llr = math.log(self.hunter_prior / (1.0 - self.hunter_prior)) + self._hunter.update(view)
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, llr))))
+
+    @staticmethod
+    def _hunter_read(old: PlayerView, new: PlayerView) -> float:
+        ending = hand_ending(old, new.scores)
+        return 0.0 if ending is None else HUNTER_EVIDENCE[ending]
 
     def hunting(self, view: PlayerView) -> bool:
         """Whether to play against a gin hunter: undercuts are dear and the opponent's chance

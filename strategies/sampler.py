@@ -138,6 +138,31 @@ def _with_limit(rules: Rules, limit: int) -> Rules:
     return rules.with_values({"knock_limit": limit, "oklahoma": False, "oklahoma_spades": False})
 
 
+class GameEvidence:
+    """Evidence about the opponent summed over a game's hands: each hand's is added, by
+    ``read(old_view, new_view)``, when the view of the next hand first appears (a hand at
+    0-0 starts a new game). A strategy sees every hand's view at each of its decisions, so
+    calling ``update`` at them misses no hand it played in."""
+
+    __slots__ = ("read", "total", "view")
+
+    def __init__(self, read: Callable[[PlayerView, PlayerView], float]) -> None:
+        self.read = read
+        self.total = 0.0  # the game's evidence from hands before ``view``'s
+        self.view: PlayerView | None = None  # the view of the hand being played
+
+    def update(self, view: PlayerView) -> float:
+        """The game's evidence before ``view``'s hand, taking in the last hand's if it is new."""
+        if view is not self.view:
+            old = self.view
+            if view.scores == (0, 0):
+                self.total = 0.0
+            elif old is not None:
+                self.total += self.read(old, view)
+            self.view = view
+        return self.total
+
+
 class Sampler(Aware):
     """``aware`` whose close discards and every knock decision are settled by playing out
     sampled deals consistent with what it has seen, and values live outs less against an
@@ -226,8 +251,7 @@ class Sampler(Aware):
         self.take_close = take_close
         self.keeper_weight = keeper_weight
         self.pass_hint = pass_hint
-        self._hand_view: PlayerView | None = None  # the view of the hand being played
-        self._past_evidence = 0.0  # keeper evidence from this game's earlier hands
+        self._keeper = GameEvidence(self._keeper_read)  # keeper evidence of the game's hands
         self._plan: tuple[Mask, int, Card, bool] | None = None  # (hand, turn, discard, knock)
         self._policy: tuple[tuple[int, ...], Policy] | None = None
 
@@ -332,15 +356,12 @@ class Sampler(Aware):
         """The chance that the opponent keeps high cards (plays like ``aware``) rather than
         throwing its highest deadwood (``simple``), from its early discards in this hand and
         the game's earlier hands (even odds before any; a hand at 0-0 starts a new game)."""
-        if view is not self._hand_view:
-            old = self._hand_view
-            if view.scores == (0, 0):
-                self._past_evidence = 0.0
-            elif old is not None:
-                self._past_evidence += keeper_evidence(old.history, old.seat)
-            self._hand_view = view
-        llr = self._past_evidence + keeper_evidence(view.history, view.seat)
+        llr = self._keeper.update(view) + keeper_evidence(view.history, view.seat)
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, llr))))
+
+    @staticmethod
+    def _keeper_read(old: PlayerView, _new: PlayerView) -> float:
+        return keeper_evidence(old.history, old.seat)
 
     def out_weight_now(self, view: PlayerView) -> float:
         """``aware``'s fading out weight, moved towards ``keeper_weight`` by the chance that

@@ -311,7 +311,7 @@ class _EndingLog(Patient):
         self.read: list[tuple[tuple[int, int], tuple[int, int], str | None]] = []
 
     def hunter_chance(self, view: PlayerView) -> float:
-        old = self._game_view
+        old = self._hunter.view
         if view is not old and old is not None and view.scores != (0, 0):
             self.read.append((old.scores, view.scores, hand_ending(old, view.scores)))
         return super().hunter_chance(view)
@@ -390,19 +390,19 @@ def test_hunter_chance_builds_up_over_a_game_and_resets_at_a_new_one() -> None:
 
 def test_a_likely_gin_hunter_is_played_out_as_one_where_undercuts_are_dear() -> None:
     p = parse_spec("patient:hunter_turn=9").build()
-    p._hunter_llr = 5.0
+    p._hunter.total = 5.0
     view = _TurnView(preset_rules("eaai"), 15)
     view.knock_limit, view.seat, view.history = 10, 0, []
-    p._game_view = view  # type: ignore[assignment]
+    p._hunter.view = view  # type: ignore[assignment]
     assert p.playout_policy(view).opp_late_turn == 9  # type: ignore[arg-type]
     belief = p.knock_belief(view)  # type: ignore[arg-type]
     assert belief[0] == 0.01 and min(belief[1:]) > 0.98
-    p._hunter_llr = -5.0
+    p._hunter.total = -5.0
     assert p.playout_policy(view).opp_late_turn > 100  # type: ignore[arg-type]
     assert max(p.knock_belief(view)[1:]) < 0.05  # type: ignore[arg-type]
     cheap = _TurnView(Rules(), 15)
     cheap.knock_limit, cheap.seat, cheap.history = 10, 0, []
-    p._hunter_llr, p._game_view = 5.0, cheap  # type: ignore[assignment]
+    p._hunter.total, p._hunter.view = 5.0, cheap  # type: ignore[assignment]
     assert p.playout_policy(cheap).opp_late_turn > 100  # type: ignore[arg-type]
 
 

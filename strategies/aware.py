@@ -147,19 +147,19 @@ class OpponentModel:
             self._draw = (below[11] or 1.0, below, below_v)
         return self._draw
 
-    def after_draw(self, hand: Mask, tables: MeldTables) -> float:
-        """Expected deadwood of the 10-card ``hand`` after one draw from the stock and the
-        best discard. A card that melds with nothing replaces the worst deadwood card when
-        it is lower, so it is counted by value; only the outs need a real evaluation."""
+    def draw_deadwoods(self, hand: Mask, tables: MeldTables) -> list[float]:
+        """For the 10-card ``hand``, by deadwood d = 0..its own: the share of stock draws
+        after which (with the best discard) it holds d. A card that melds with nothing
+        replaces the worst deadwood card when it is lower, so it is counted by value; only
+        the outs need a real evaluation."""
         dw = tables.deadwood_mask(hand)
-        if dw == 0:
-            return 0.0
         best_discard = tables.best_discard_mask
         nine = best_discard(hand)[0]  # deadwood of the best 9 cards
         gain_below = dw - nine  # a non-melding card of value below this improves the hand
-        k = gain_below if gain_below < 11 else 11
-        total, below, below_v = self.draw_weights()
-        s = below_v[k] + nine * below[k] + dw * (total - below[k])
+        total, below, _ = self.draw_weights()
+        hist = [0.0] * (dw + 1)
+        for v in range(1, 11):
+            hist[nine + v if v < gain_below else dw] += below[v + 1] - below[v]
         outs = outs_mask(hand) & self.unseen
         p = self.p
         while outs:
@@ -167,8 +167,33 @@ class OpponentModel:
             outs ^= low
             c = low.bit_length() - 1
             v = VALUE_OF[c]
-            s += (1.0 - p[c]) * (best_discard(hand | low)[0] - (nine + v if v < gain_below else dw))
-        return s / total
+            w = 1.0 - p[c]
+            hist[nine + v if v < gain_below else dw] -= w
+            hist[best_discard(hand | low)[0]] += w
+        return [w / total for w in hist]
+
+    def best_of_draws(self, hand: Mask, tables: MeldTables, n: int) -> float:
+        """Expected least deadwood of the 10-card ``hand`` over ``n`` stock draws, each
+        judged alone (``draw_deadwoods``): how near one good card takes the hand, gin
+        counting most. Draws are weighted by each card's chance in the stock and taken with
+        replacement."""
+        if tables.deadwood_mask(hand) == 0:
+            return 0.0
+        tail = 1.0  # the chance that every draw leaves d or more
+        expect = 0.0
+        for d, w in enumerate(self.draw_deadwoods(hand, tables)):
+            if w > 0.0:
+                rest = max(0.0, tail - w)
+                expect += d * (tail**n - rest**n)
+                tail = rest
+        return expect
+
+    def after_draw(self, hand: Mask, tables: MeldTables) -> float:
+        """Expected deadwood of the 10-card ``hand`` after one draw from the stock and the
+        best discard (``draw_deadwoods``)."""
+        if tables.deadwood_mask(hand) == 0:
+            return 0.0
+        return sum(d * w for d, w in enumerate(self.draw_deadwoods(hand, tables)))
 
 
 PRUNE = 12
@@ -251,6 +276,11 @@ class Aware(Strategy):
                 return 0.0
         return self.out_weight * max(0.0, 1.0 - view.turn / self.out_turns)
 
+    def future_now(self, view: PlayerView) -> tuple[float, int]:
+        """The weight of a discard's ``best_of_draws`` in its score now, and the draws it
+        looks over: (0, 0), none, for ``aware`` (a subclass may race for gin)."""
+        return 0.0, 0
+
     def ranked_discards(
         self, view: PlayerView, hand: Mask, banned: Mask, model: OpponentModel
     ) -> list[tuple[float, int, Card]]:
@@ -259,7 +289,8 @@ class Aware(Strategy):
         least are left out (they never win)."""
         # the key leaves out the pile: taking the upcard moves it from the pile to the hand,
         # and the take decision's ranking is then the discard decision's
-        key = (hand, banned, view.turn, model.unseen, view.opp_known, view.opp_discards, view.opp_passed)
+        fw, draws = self.future_now(view)
+        key = (hand, banned, view.turn, model.unseen, view.opp_known, view.opp_discards, view.opp_passed, fw, draws)
         if self._ranked is not None and self._ranked[0] == key:
             return self._ranked[1]
         tables = tables_for(view.rules.max_run_length)
@@ -290,7 +321,8 @@ class Aware(Strategy):
                     outs ^= o
                     gain += (1.0 - p[o.bit_length() - 1]) * (dw - best_discard(rest | o)[0])
             card = low.bit_length() - 1
-            out.append((dw - ow * gain + dgw * danger(card), dw, card))
+            future = fw * model.best_of_draws(rest, tables, draws) if fw else 0.0
+            out.append((dw - ow * gain + future + dgw * danger(card), dw, card))
         out.sort()
         self._ranked = (key, out)
         return out
@@ -336,6 +368,9 @@ class Aware(Strategy):
         banned = 0 if view.rules.allow_discard_of_drawn_upcard else bit
         taken = self.ranked_discards(view, hand | bit, banned, model)[0][0]
         stock = after_draw - self.out_weight_now(view) * model.out_gain(hand, tables)
+        fw, draws = self.future_now(view)
+        if fw:  # discarding the stock card keeps the hand, so its prospects are at least these
+            stock += fw * model.best_of_draws(hand, tables, draws)
         return first, stock - taken - self.value_margin
 
     def choose_discard(self, view: PlayerView, hand: Mask, banned: Mask, model: OpponentModel) -> Card:

@@ -7,11 +7,14 @@ A new built-in adds one class here; a built-in without one fails
 from __future__ import annotations
 
 import inspect
+import itertools
+import math
 import random
 import sys
 from typing import Any
 
 import pytest
+from ginsim.strategies.aware import OpponentModel
 from ginsim.strategies.patient import LATE_KNOCK_TURN, OWN_LATE_TURN, Patient, hand_ending
 from ginsim.strategies.sampler import keeper_evidence
 from ginsim.strategies.simple import Simple
@@ -409,4 +412,61 @@ def test_a_likely_gin_hunter_is_played_out_as_one_where_undercuts_are_dear() -> 
 @pytest.mark.parametrize("spec", ["patient:hunter_prior=0", "patient:hunter_prior=1", "patient:hunter_at=1.5"])
 def test_bad_hunter_parameters_are_refused(spec: str) -> None:
     with pytest.raises(ValueError, match="hunter_"):
+        parse_spec(spec).build()
+
+
+class _DrawCheck(Simple):
+    """``simple``, checking at each discard ``aware``'s ``best_of_draws`` of every 10-card
+    hand it could keep against the plain sum over all pairs (or triples) of stock draws."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.checked = 0
+
+    def discard(self, view: PlayerView) -> Card:
+        model = OpponentModel(view, 2.5, 0.5)
+        tables = tables_for(view.rules.max_run_length)
+        unseen = [c for c in range(52) if model.unseen >> c & 1]
+        weight = {c: 1.0 - model.p[c] for c in unseen}
+        total = sum(weight.values())
+        for card in [c for c in range(52) if view.hand >> c & 1][:3]:
+            rest = view.hand & ~(1 << card)
+            left = {c: tables.best_discard_mask(rest | 1 << c)[0] for c in unseen}
+            for n in (1, 2, 3) if self.checked < 20 else (1, 2):
+                expect = 0.0
+                for draws in itertools.product(unseen, repeat=n):
+                    w = math.prod(weight[c] for c in draws) / total**n
+                    expect += w * min(left[c] for c in draws)
+                assert model.best_of_draws(rest, tables, n) == pytest.approx(expect, abs=1e-9)
+            self.checked += 1
+        return super().discard(view)
+
+
+def test_best_of_draws_is_the_expected_least_deadwood_over_the_next_draws() -> None:
+    checker = _DrawCheck()
+    for i in range(4):
+        play_hand(Rules(), (checker, Simple()), deck_for(40 + i), i % 2, (0, 0), (1, 2))
+    assert checker.checked >= 30
+
+
+def test_patient_races_for_gin_only_against_a_likely_hunter_late_in_a_hand() -> None:
+    p = parse_spec("patient:race_weight=2,race_turn=9,race_draws=5").build()
+    view = _TurnView(preset_rules("eaai"), 9)
+    view.knock_limit, view.seat, view.history = 10, 0, []
+    p._hunter.total, p._hunter.view = 5.0, view  # type: ignore[assignment]
+    assert p.future_now(view) == (2.0, 5)  # type: ignore[arg-type]
+    view.turn = 8
+    assert p.future_now(view) == (0.0, 0)  # type: ignore[arg-type]
+    view.turn, p._hunter.total = 12, -5.0  # an eager knocker
+    assert p.future_now(view) == (0.0, 0)  # type: ignore[arg-type]
+    cheap = _TurnView(Rules(), 12)  # undercuts cheap: no race
+    cheap.knock_limit, cheap.seat, cheap.history = 10, 0, []
+    p._hunter.total, p._hunter.view = 5.0, cheap  # type: ignore[assignment]
+    assert p.future_now(cheap) == (0.0, 0)  # type: ignore[arg-type]
+    assert parse_spec("aware").build().future_now(view) == (0.0, 0)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("spec", ["patient:race_weight=-1", "patient:race_turn=1.5", "patient:race_draws=0"])
+def test_bad_race_parameters_are_refused(spec: str) -> None:
+    with pytest.raises(ValueError, match="race_"):
         parse_spec(spec).build()

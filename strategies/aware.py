@@ -147,19 +147,17 @@ class OpponentModel:
             self._draw = (below[11] or 1.0, below, below_v)
         return self._draw
 
-    def draw_deadwoods(self, hand: Mask, tables: MeldTables) -> list[float]:
-        """For the 10-card ``hand``, by deadwood d = 0..its own: the share of stock draws
-        after which (with the best discard) it holds d. A card that melds with nothing
-        replaces the worst deadwood card when it is lower, so it is counted by value; only
+    def out_moves(self, hand: Mask, tables: MeldTables) -> tuple[int, int, list[tuple[float, int, int]]]:
+        """For the 10-card ``hand``: its deadwood, that of its best 9 cards, and for each live
+        out (weight: its chance in the stock) the deadwood a draw of it leaves (with the best
+        discard) as counted by value and as it really is. A card that melds with nothing
+        replaces the worst deadwood card when it is lower, so it is counted by value: only
         the outs need a real evaluation."""
         dw = tables.deadwood_mask(hand)
         best_discard = tables.best_discard_mask
-        nine = best_discard(hand)[0]  # deadwood of the best 9 cards
+        nine = best_discard(hand)[0]
         gain_below = dw - nine  # a non-melding card of value below this improves the hand
-        total, below, _ = self.draw_weights()
-        hist = [0.0] * (dw + 1)
-        for v in range(1, 11):
-            hist[nine + v if v < gain_below else dw] += below[v + 1] - below[v]
+        moves = []
         outs = outs_mask(hand) & self.unseen
         p = self.p
         while outs:
@@ -167,21 +165,29 @@ class OpponentModel:
             outs ^= low
             c = low.bit_length() - 1
             v = VALUE_OF[c]
-            w = 1.0 - p[c]
-            hist[nine + v if v < gain_below else dw] -= w
-            hist[best_discard(hand | low)[0]] += w
-        return [w / total for w in hist]
+            moves.append((1.0 - p[c], nine + v if v < gain_below else dw, best_discard(hand | low)[0]))
+        return dw, nine, moves
 
     def best_of_draws(self, hand: Mask, tables: MeldTables, n: int) -> float:
         """Expected least deadwood of the 10-card ``hand`` over ``n`` stock draws, each
-        judged alone (``draw_deadwoods``): how near one good card takes the hand, gin
-        counting most. Draws are weighted by each card's chance in the stock and taken with
-        replacement."""
-        if tables.deadwood_mask(hand) == 0:
+        judged alone (drawn, then the best discard): how near one good card takes the hand,
+        gin counting most. Draws are weighted by each card's chance in the stock and taken
+        with replacement."""
+        dw, nine, moves = self.out_moves(hand, tables)
+        if dw == 0:
             return 0.0
+        gain_below = dw - nine
+        total, below, _ = self.draw_weights()
+        hist = [0.0] * (dw + 1)  # weight of the draws by the deadwood they leave
+        for v in range(1, 11):
+            hist[nine + v if v < gain_below else dw] += below[v + 1] - below[v]
+        for w, by_value, real in moves:
+            hist[by_value] -= w
+            hist[real] += w
         tail = 1.0  # the chance that every draw leaves d or more
         expect = 0.0
-        for d, w in enumerate(self.draw_deadwoods(hand, tables)):
+        for d in range(dw + 1):
+            w = hist[d] / total
             if w > 0.0:
                 rest = max(0.0, tail - w)
                 expect += d * (tail**n - rest**n)
@@ -190,10 +196,17 @@ class OpponentModel:
 
     def after_draw(self, hand: Mask, tables: MeldTables) -> float:
         """Expected deadwood of the 10-card ``hand`` after one draw from the stock and the
-        best discard (``draw_deadwoods``)."""
-        if tables.deadwood_mask(hand) == 0:
+        best discard (``out_moves``)."""
+        dw, nine, moves = self.out_moves(hand, tables)
+        if dw == 0:
             return 0.0
-        return sum(d * w for d, w in enumerate(self.draw_deadwoods(hand, tables)))
+        gain_below = dw - nine
+        k = gain_below if gain_below < 11 else 11
+        total, below, below_v = self.draw_weights()
+        s = below_v[k] + nine * below[k] + dw * (total - below[k])
+        for w, by_value, real in moves:
+            s += w * (real - by_value)
+        return s / total
 
 
 PRUNE = 12

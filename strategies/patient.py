@@ -43,7 +43,6 @@ from ginsim.strategies.sampler import GameEvidence, Sampler
 
 from ginsim import tables_for
 from ginsim.cards import Card
-from ginsim.playout import Policy
 from ginsim.view import PlayerView
 
 LATE_KNOCK_TURN = 8
@@ -192,18 +191,13 @@ class Patient(Sampler):
                 belief[d] = max(belief[d], late)
         return belief
 
-    def playout_policy(self, view: PlayerView) -> Policy:
-        """``sampler``'s; against a likely gin hunter where undercuts are dear, its opponent
-        knocks from turn ``hunter_turn`` only with gin."""
-        if not self.hunting(view):
-            return super().playout_policy(view)
-        key = (self.knock_at, self.late_turn, self.late_limit(view), self.hunter_turn)
-        if self._policy is None or self._policy[0] != key:
-            self._policy = (
-                key,
-                Policy(knock_at=key[0], late_turn=key[1], late_knock_at=key[2], opp_late_turn=key[3]),
-            )
-        return self._policy[1]
+    def policy_terms(self, view: PlayerView) -> dict[str, int]:
+        """``sampler``'s; against a likely gin hunter where undercuts are dear, the play-outs'
+        opponent knocks from turn ``hunter_turn`` only with gin."""
+        terms = super().policy_terms(view)
+        if self.hunting(view):
+            terms["opp_late_turn"] = self.hunter_turn
+        return terms
 
     def future_now(self, view: PlayerView) -> tuple[float, int]:
         """Against a likely gin hunter, from turn ``race_turn``: a discard is scored by how

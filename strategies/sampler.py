@@ -253,7 +253,7 @@ class Sampler(Aware):
         self.pass_hint = pass_hint
         self._keeper = GameEvidence(self._keeper_read)  # keeper evidence of the game's hands
         self._plan: tuple[Mask, int, Card, bool] | None = None  # (hand, turn, discard, knock)
-        self._policy: tuple[tuple[int, ...], Policy] | None = None
+        self._policy: tuple[tuple[tuple[str, int], ...], Policy] | None = None
 
     # -- worlds --------------------------------------------------------------------
     def worlds(self, view: PlayerView, n: int) -> Iterator[tuple[Mask, list[Card]]]:
@@ -373,11 +373,17 @@ class Sampler(Aware):
         return w
 
     # -- evaluation ------------------------------------------------------------------
+    def policy_terms(self, view: PlayerView) -> dict[str, int]:
+        """The play-outs' ``Policy`` arguments: ``ginsim.engine.playout``'s defaults, this
+        seat knocking by its own rule."""
+        return {"knock_at": self.knock_at, "late_turn": self.late_turn, "late_knock_at": self.late_limit(view)}
+
     def playout_policy(self, view: PlayerView) -> Policy:
-        """The play-outs' policy: ``ginsim.engine.playout``'s defaults, knocking by this seat's rule."""
-        key = (self.knock_at, self.late_turn, self.late_limit(view))
+        """The play-outs' policy (``policy_terms``), built again only when they change."""
+        terms = self.policy_terms(view)
+        key = tuple(terms.items())
         if self._policy is None or self._policy[0] != key:
-            self._policy = (key, Policy(knock_at=key[0], late_turn=key[1], late_knock_at=key[2]))
+            self._policy = (key, Policy(**terms))
         return self._policy[1]
 
     def evaluate(self, view: PlayerView, options: list[tuple[Card, bool]]) -> list[list[float]]:

@@ -39,7 +39,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ginsim.strategies.sampler import GameEvidence, Sampler
+from ginsim.strategies.sampler import GameEvidence, Sampler, chance
 
 from ginsim import tables_for
 from ginsim.cards import Card
@@ -167,8 +167,7 @@ class Patient(Sampler):
         """The chance that the opponent is a gin hunter, from how this game's earlier hands
         ended (``hunter_prior`` before any; a hand at 0-0 starts a new game). Called at every
         decision, so that no hand's ending is missed."""
-        llr = math.log(self.hunter_prior / (1.0 - self.hunter_prior)) + self._hunter.update(view)
-        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, llr))))
+        return chance(math.log(self.hunter_prior / (1.0 - self.hunter_prior)) + self._hunter.update(view))
 
     @staticmethod
     def _hunter_read(old: PlayerView, new: PlayerView) -> float:

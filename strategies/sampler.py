@@ -138,6 +138,11 @@ def _with_limit(rules: Rules, limit: int) -> Rules:
     return rules.with_values({"knock_limit": limit, "oklahoma": False, "oklahoma_spades": False})
 
 
+def chance(llr: float) -> float:
+    """The chance that a log likelihood ratio (log odds) stands for."""
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, llr))))
+
+
 class GameEvidence:
     """Evidence about the opponent summed over a game's hands: each hand's is added, by
     ``read(old_view, new_view)``, when the view of the next hand first appears (a hand at
@@ -356,8 +361,7 @@ class Sampler(Aware):
         """The chance that the opponent keeps high cards (plays like ``aware``) rather than
         throwing its highest deadwood (``simple``), from its early discards in this hand and
         the game's earlier hands (even odds before any; a hand at 0-0 starts a new game)."""
-        llr = self._keeper.update(view) + keeper_evidence(view.history, view.seat)
-        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, llr))))
+        return chance(self._keeper.update(view) + keeper_evidence(view.history, view.seat))
 
     @staticmethod
     def _keeper_read(old: PlayerView, _new: PlayerView) -> float:

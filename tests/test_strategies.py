@@ -391,22 +391,25 @@ def test_hunter_chance_builds_up_over_a_game_and_resets_at_a_new_one() -> None:
     assert p.hunter_chance(hand((0, 0), [], 1, "KS")) == pytest.approx(0.3)  # a new game
 
 
+def _mid_game(p: Patient, rules: Rules, turn: int, evidence: float) -> Any:
+    """A view at ``turn`` of a hand after which ``p``'s game evidence of a hunter is ``evidence``."""
+    view = _TurnView(rules, turn)
+    view.knock_limit, view.seat, view.history = 10, 0, []  # type: ignore[attr-defined]
+    p._hunter.total, p._hunter.view = evidence, view  # type: ignore[assignment]
+    return view
+
+
 def test_a_likely_gin_hunter_is_played_out_as_one_where_undercuts_are_dear() -> None:
     p = parse_spec("patient:hunter_turn=9").build()
-    p._hunter.total = 5.0
-    view = _TurnView(preset_rules("eaai"), 15)
-    view.knock_limit, view.seat, view.history = 10, 0, []
-    p._hunter.view = view  # type: ignore[assignment]
-    assert p.playout_policy(view).opp_late_turn == 9  # type: ignore[arg-type]
-    belief = p.knock_belief(view)  # type: ignore[arg-type]
+    view = _mid_game(p, preset_rules("eaai"), 15, 5.0)
+    assert p.playout_policy(view).opp_late_turn == 9
+    belief = p.knock_belief(view)
     assert belief[0] == 0.01 and min(belief[1:]) > 0.98
     p._hunter.total = -5.0
-    assert p.playout_policy(view).opp_late_turn > 100  # type: ignore[arg-type]
-    assert max(p.knock_belief(view)[1:]) < 0.05  # type: ignore[arg-type]
-    cheap = _TurnView(Rules(), 15)
-    cheap.knock_limit, cheap.seat, cheap.history = 10, 0, []
-    p._hunter.total, p._hunter.view = 5.0, cheap  # type: ignore[assignment]
-    assert p.playout_policy(cheap).opp_late_turn > 100  # type: ignore[arg-type]
+    assert p.playout_policy(view).opp_late_turn > 100
+    assert max(p.knock_belief(view)[1:]) < 0.05
+    cheap = _mid_game(p, Rules(), 15, 5.0)
+    assert p.playout_policy(cheap).opp_late_turn > 100
 
 
 @pytest.mark.parametrize("spec", ["patient:hunter_prior=0", "patient:hunter_prior=1", "patient:hunter_at=1.5"])
@@ -451,19 +454,15 @@ def test_best_of_draws_is_the_expected_least_deadwood_over_the_next_draws() -> N
 
 def test_patient_races_for_gin_only_against_a_likely_hunter_late_in_a_hand() -> None:
     p = parse_spec("patient:race_weight=2,race_turn=9,race_draws=5").build()
-    view = _TurnView(preset_rules("eaai"), 9)
-    view.knock_limit, view.seat, view.history = 10, 0, []
-    p._hunter.total, p._hunter.view = 5.0, view  # type: ignore[assignment]
-    assert p.future_now(view) == (2.0, 5)  # type: ignore[arg-type]
+    view = _mid_game(p, preset_rules("eaai"), 9, 5.0)
+    assert p.future_now(view) == (2.0, 5)
     view.turn = 8
-    assert p.future_now(view) == (0.0, 0)  # type: ignore[arg-type]
+    assert p.future_now(view) == (0.0, 0)
     view.turn, p._hunter.total = 12, -5.0  # an eager knocker
-    assert p.future_now(view) == (0.0, 0)  # type: ignore[arg-type]
-    cheap = _TurnView(Rules(), 12)  # undercuts cheap: no race
-    cheap.knock_limit, cheap.seat, cheap.history = 10, 0, []
-    p._hunter.total, p._hunter.view = 5.0, cheap  # type: ignore[assignment]
-    assert p.future_now(cheap) == (0.0, 0)  # type: ignore[arg-type]
-    assert parse_spec("aware").build().future_now(view) == (0.0, 0)  # type: ignore[arg-type]
+    assert p.future_now(view) == (0.0, 0)
+    cheap = _mid_game(p, Rules(), 12, 5.0)  # undercuts cheap: no race
+    assert p.future_now(cheap) == (0.0, 0)
+    assert parse_spec("aware").build().future_now(view) == (0.0, 0)
 
 
 @pytest.mark.parametrize("spec", ["patient:race_weight=-1", "patient:race_turn=1.5", "patient:race_draws=0"])

@@ -102,7 +102,7 @@ def hand_ending(view: PlayerView, after: tuple[int, int]) -> str | None:
 class Patient(Sampler):
     """``sampler``, but where undercuts cost ``undercut_at`` or more it knocks late only at
     ``patient_knock_at`` or less, lets sampling veto knocks, never add them, and models an
-    opponent that the game's hands show to be a gin hunter as one."""
+    opponent that the game's hands show to be a gin hunter as one and races it for gin."""
 
     name = "patient"
     description = (
@@ -138,16 +138,16 @@ class Patient(Sampler):
             raise ValueError(f"hunter_prior must be in (0, 1), not {hunter_prior!r}")
         if not 0.0 <= hunter_at <= 1.0:
             raise ValueError(f"hunter_at must be in [0, 1], not {hunter_at!r}")
+        if isinstance(race_draws, bool) or not isinstance(race_draws, int) or race_draws < 1:
+            raise ValueError(f"race_draws must be a whole number >= 1, not {race_draws!r}")
+        if not race_weight >= 0:
+            raise ValueError(f"race_weight must be >= 0, not {race_weight!r}")
         self.undercut_at = undercut_at
         self.patient_turn = patient_turn
         self.patient_knock_at = patient_knock_at
         self.hunter_prior = hunter_prior
         self.hunter_at = hunter_at
         self.hunter_turn = hunter_turn
-        if isinstance(race_draws, bool) or not isinstance(race_draws, int) or race_draws < 1:
-            raise ValueError(f"race_draws must be a whole number >= 1, not {race_draws!r}")
-        if not race_weight >= 0:
-            raise ValueError(f"race_weight must be >= 0, not {race_weight!r}")
         self.race_weight = race_weight
         self.race_turn = race_turn
         self.race_draws = race_draws

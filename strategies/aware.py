@@ -168,14 +168,14 @@ class OpponentModel:
             moves.append((1.0 - p[c], nine + v if v < gain_below else dw, best_discard(hand | low)[0]))
         return dw, nine, moves
 
-    def best_of_draws(self, hand: Mask, tables: MeldTables, n: int) -> float:
+    def best_of_draws(self, hand: Mask, tables: MeldTables, n: int, gin: float = 0.0) -> float:
         """Expected least deadwood of the 10-card ``hand`` over ``n`` stock draws, each
         judged alone (drawn, then the best discard): how near one good card takes the hand,
-        gin counting most. Draws are weighted by each card's chance in the stock and taken
-        with replacement."""
+        a gin counting as ``-gin`` (below every deadwood, by that premium). Draws are
+        weighted by each card's chance in the stock and taken with replacement."""
         dw, nine, moves = self.out_moves(hand, tables)
         if dw == 0:
-            return 0.0
+            return -gin
         gain_below = dw - nine
         total, below, _ = self.draw_weights()
         hist = [0.0] * (dw + 1)  # weight of the draws by the deadwood they leave
@@ -190,7 +190,7 @@ class OpponentModel:
             w = hist[d] / total
             if w > 0.0:
                 rest = max(0.0, tail - w)
-                expect += d * (tail**n - rest**n)
+                expect += (d if d else -gin) * (tail**n - rest**n)
                 tail = rest
         return expect
 
@@ -274,7 +274,7 @@ class Aware(Strategy):
         self.hot_factor = hot_factor
         self.cold_factor = cold_factor
         self.endgame = endgame
-        self._ranked: tuple[tuple[int, ...], list[tuple[float, int, Card]]] | None = None  # last ranking
+        self._ranked: tuple[tuple[object, ...], list[tuple[float, int, Card]]] | None = None  # last ranking
 
     # -- evaluation ----------------------------------------------------------------
     def model(self, view: PlayerView) -> OpponentModel:
@@ -289,10 +289,11 @@ class Aware(Strategy):
                 return 0.0
         return self.out_weight * max(0.0, 1.0 - view.turn / self.out_turns)
 
-    def future_now(self, view: PlayerView) -> tuple[float, int]:
-        """The weight of a discard's ``best_of_draws`` in its score now, and the draws it
-        looks over: (0, 0), none, for ``aware`` (a subclass may race for gin)."""
-        return 0.0, 0
+    def future_now(self, view: PlayerView) -> tuple[float, int, float]:
+        """The weight of a discard's ``best_of_draws`` in its score now, the draws it looks
+        over and its premium on gin: (0, 0, 0), none, for ``aware`` (a subclass may race for
+        gin)."""
+        return 0.0, 0, 0.0
 
     def ranked_discards(
         self, view: PlayerView, hand: Mask, banned: Mask, model: OpponentModel
@@ -302,8 +303,9 @@ class Aware(Strategy):
         least are left out (they never win)."""
         # the key leaves out the pile: taking the upcard moves it from the pile to the hand,
         # and the take decision's ranking is then the discard decision's
-        fw, draws = self.future_now(view)
-        key = (hand, banned, view.turn, model.unseen, view.opp_known, view.opp_discards, view.opp_passed, fw, draws)
+        race = self.future_now(view)
+        fw, draws, gin = race
+        key = (hand, banned, view.turn, model.unseen, view.opp_known, view.opp_discards, view.opp_passed, race)
         if self._ranked is not None and self._ranked[0] == key:
             return self._ranked[1]
         tables = tables_for(view.rules.max_run_length)
@@ -334,7 +336,7 @@ class Aware(Strategy):
                     outs ^= o
                     gain += (1.0 - p[o.bit_length() - 1]) * (dw - best_discard(rest | o)[0])
             card = low.bit_length() - 1
-            future = fw * model.best_of_draws(rest, tables, draws) if fw else 0.0
+            future = fw * model.best_of_draws(rest, tables, draws, gin) if fw else 0.0
             out.append((dw - ow * gain + future + dgw * danger(card), dw, card))
         out.sort()
         self._ranked = (key, out)
@@ -381,9 +383,9 @@ class Aware(Strategy):
         banned = 0 if view.rules.allow_discard_of_drawn_upcard else bit
         taken = self.ranked_discards(view, hand | bit, banned, model)[0][0]
         stock = after_draw - self.out_weight_now(view) * model.out_gain(hand, tables)
-        fw, draws = self.future_now(view)
+        fw, draws, gin = self.future_now(view)
         if fw:  # discarding the stock card keeps the hand, so its prospects are at least these
-            stock += fw * model.best_of_draws(hand, tables, draws)
+            stock += fw * model.best_of_draws(hand, tables, draws, gin)
         return first, stock - taken - self.value_margin
 
     def choose_discard(self, view: PlayerView, hand: Mask, banned: Mask, model: OpponentModel) -> Card:

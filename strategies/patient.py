@@ -25,7 +25,10 @@ knocks, and the play-outs' opponent waits for gin; below it the play is as witho
 model. Against a likely hunter the hand becomes a race for gin, so from turn ``race_turn``
 a discard is scored as well by the least deadwood that one of the next ``race_draws`` stock
 draws would bring (``best_of_draws``, weighted by ``race_weight``): a hand one good card from
-gin is worth more than one with a little less deadwood and nothing to draw to. Against
+gin is worth more than one with a little less deadwood and nothing to draw to. A gin
+counts ``race_gin`` below deadwood 0 there: late against a hunter a knock at 1 or 2 is no
+safe ending (it waits near gin, and ties are undercut), so the draws that end the hand
+outweigh those that only come close. Against
 ``simple`` one late knock with deadwood settles it; under the default rules
 the model gained nothing against MARJJ_v5, so there, with undercuts cheap, this strategy
 plays exactly as ``sampler``.
@@ -122,6 +125,7 @@ class Patient(Sampler):
         race_weight: float = 3.0,
         race_turn: int = 8,
         race_draws: int = 6,
+        race_gin: float = 5.0,
         **sampler: Any,
     ) -> None:
         super().__init__(**sampler)
@@ -140,8 +144,9 @@ class Patient(Sampler):
             raise ValueError(f"hunter_at must be in [0, 1], not {hunter_at!r}")
         if isinstance(race_draws, bool) or not isinstance(race_draws, int) or race_draws < 1:
             raise ValueError(f"race_draws must be a whole number >= 1, not {race_draws!r}")
-        if not race_weight >= 0:
-            raise ValueError(f"race_weight must be >= 0, not {race_weight!r}")
+        for key, weight in (("race_weight", race_weight), ("race_gin", race_gin)):
+            if not weight >= 0:
+                raise ValueError(f"{key} must be >= 0, not {weight!r}")
         self.undercut_at = undercut_at
         self.patient_turn = patient_turn
         self.patient_knock_at = patient_knock_at
@@ -151,6 +156,7 @@ class Patient(Sampler):
         self.race_weight = race_weight
         self.race_turn = race_turn
         self.race_draws = race_draws
+        self.race_gin = race_gin
         self._hunter = GameEvidence(self._hunter_read)  # this game's evidence so far
 
     @classmethod
@@ -198,12 +204,13 @@ class Patient(Sampler):
             terms["opp_late_turn"] = self.hunter_turn
         return terms
 
-    def future_now(self, view: PlayerView) -> tuple[float, int]:
+    def future_now(self, view: PlayerView) -> tuple[float, int, float]:
         """Against a likely gin hunter, from turn ``race_turn``: a discard is scored by how
-        near ``race_draws`` draws take the hand too, by ``race_weight`` (the race for gin)."""
+        near ``race_draws`` draws take the hand too, by ``race_weight``, a gin counting
+        ``race_gin`` below deadwood 0 (the race for gin)."""
         if self.race_weight and view.turn >= self.race_turn and self.hunting(view):
-            return self.race_weight, self.race_draws
-        return 0.0, 0
+            return self.race_weight, self.race_draws, self.race_gin
+        return 0.0, 0, 0.0
 
     # -- decisions -------------------------------------------------------------------------
     def knock_limit_now(self, view: PlayerView) -> int:

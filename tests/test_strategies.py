@@ -420,11 +420,13 @@ def test_bad_hunter_parameters_are_refused(spec: str) -> None:
 
 class _DrawCheck(Simple):
     """``simple``, checking at each discard ``aware``'s ``best_of_draws`` of every 10-card
-    hand it could keep against the plain sum over all pairs (or triples) of stock draws."""
+    hand it could keep against the plain sum over all pairs (or triples) of stock draws,
+    with and without a premium on gin."""
 
     def __init__(self) -> None:
         super().__init__()
         self.checked = 0
+        self.gins = 0  # checks in which some draw went gin
 
     def discard(self, view: PlayerView) -> Card:
         model = OpponentModel(view, 2.5, 0.5)
@@ -436,11 +438,15 @@ class _DrawCheck(Simple):
             rest = view.hand & ~(1 << card)
             left = {c: tables.best_discard_mask(rest | 1 << c)[0] for c in unseen}
             for n in (1, 2, 3) if self.checked < 20 else (1, 2):
-                expect = 0.0
+                expect = premium = 0.0
                 for draws in itertools.product(unseen, repeat=n):
                     w = math.prod(weight[c] for c in draws) / total**n
-                    expect += w * min(left[c] for c in draws)
+                    least = min(left[c] for c in draws)
+                    expect += w * least
+                    premium += w * (least if least else -4.0)  # a gin counted 4 below 0
                 assert model.best_of_draws(rest, tables, n) == pytest.approx(expect, abs=1e-9)
+                assert model.best_of_draws(rest, tables, n, 4.0) == pytest.approx(premium, abs=1e-9)
+                self.gins += premium < expect
             self.checked += 1
         return super().discard(view)
 
@@ -449,23 +455,25 @@ def test_best_of_draws_is_the_expected_least_deadwood_over_the_next_draws() -> N
     checker = _DrawCheck()
     for i in range(4):
         play_hand(Rules(), (checker, Simple()), deck_for(40 + i), i % 2, (0, 0), (1, 2))
-    assert checker.checked >= 30
+    assert checker.checked >= 30 and checker.gins > 0
 
 
 def test_patient_races_for_gin_only_against_a_likely_hunter_late_in_a_hand() -> None:
-    p = parse_spec("patient:race_weight=2,race_turn=9,race_draws=5").build()
+    p = parse_spec("patient:race_weight=2,race_turn=9,race_draws=5,race_gin=3").build()
     view = _mid_game(p, preset_rules("eaai"), 9, 5.0)
-    assert p.future_now(view) == (2.0, 5)
+    assert p.future_now(view) == (2.0, 5, 3.0)
     view.turn = 8
-    assert p.future_now(view) == (0.0, 0)
+    assert p.future_now(view) == (0.0, 0, 0.0)
     view.turn, p._hunter.total = 12, -5.0  # an eager knocker
-    assert p.future_now(view) == (0.0, 0)
+    assert p.future_now(view) == (0.0, 0, 0.0)
     cheap = _mid_game(p, Rules(), 12, 5.0)  # undercuts cheap: no race
-    assert p.future_now(cheap) == (0.0, 0)
-    assert parse_spec("aware").build().future_now(view) == (0.0, 0)
+    assert p.future_now(cheap) == (0.0, 0, 0.0)
+    assert parse_spec("aware").build().future_now(view) == (0.0, 0, 0.0)
 
 
-@pytest.mark.parametrize("spec", ["patient:race_weight=-1", "patient:race_turn=1.5", "patient:race_draws=0"])
+@pytest.mark.parametrize(
+    "spec", ["patient:race_weight=-1", "patient:race_turn=1.5", "patient:race_draws=0", "patient:race_gin=-2"]
+)
 def test_bad_race_parameters_are_refused(spec: str) -> None:
     with pytest.raises(ValueError, match="race_"):
         parse_spec(spec).build()

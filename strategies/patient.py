@@ -27,7 +27,7 @@ a discard is scored as well by the least deadwood that one of the next ``race_dr
 draws would bring (``best_of_draws``, weighted by ``race_weight``): a hand one good card from
 gin is worth more than one with a little less deadwood and nothing to draw to. A gin
 counts ``race_gin`` below deadwood 0 there: late against a hunter a knock at 1 or 2 is no
-safe ending (it waits near gin, and ties are undercut), so the draws that end the hand
+safe ending (a hunter waits near gin, and ties are undercut), so the draws that end the hand
 outweigh those that only come close. Against
 ``simple`` one late knock with deadwood settles it; under the default rules
 the model gained nothing against MARJJ_v5, so there, with undercuts cheap, this strategy

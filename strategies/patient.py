@@ -28,10 +28,9 @@ draws would bring (``best_of_draws``, weighted by ``race_weight``): a hand one g
 gin is worth more than one with a little less deadwood and nothing to draw to. A gin
 counts ``race_gin`` below deadwood 0 there: late against a hunter a knock at 1 or 2 is no
 safe ending (a hunter waits near gin, and ties are undercut), so the draws that end the hand
-outweigh those that only come close. Against
-``simple`` one late knock with deadwood settles it; under the default rules
-the model gained nothing against MARJJ_v5, so there, with undercuts cheap, this strategy
-plays exactly as ``sampler``.
+outweigh those that only come close. Against ``simple`` one late knock with deadwood
+settles it; under the default rules the model gained nothing against MARJJ_v5, so there,
+with undercuts cheap, this strategy plays exactly as ``sampler``.
 
 It never learns who the opponent is: only the rules, from the view, and what the opponent
 did change its play. docs/strategies.md has the measurements.

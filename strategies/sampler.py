@@ -414,10 +414,13 @@ class Sampler(Aware):
                 break
         return out
 
-    def settle(self, rows: list[list[float]]) -> int:
+    def settle(self, rows: list[list[float]], confidence: float | None = None) -> int:
         """The option to play, given each world's points per option: option 0 is ``aware``'s
         choice, and another replaces it only when its mean gain over the worlds exceeds
-        ``confidence`` standard errors (the worlds are shared, so the gains are paired)."""
+        ``confidence`` (by default this strategy's) standard errors (the worlds are shared,
+        so the gains are paired)."""
+        if confidence is None:
+            confidence = self.confidence
         n = len(rows)
         if n < 2:
             return 0
@@ -426,7 +429,7 @@ class Sampler(Aware):
             diffs = [row[j] - row[0] for row in rows]
             mean = sum(diffs) / n
             var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-            if mean > best_gain and mean > self.confidence * (var / n) ** 0.5:
+            if mean > best_gain and mean > confidence * (var / n) ** 0.5:
                 best, best_gain = j, mean
         return best
 

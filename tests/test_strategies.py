@@ -291,11 +291,24 @@ def test_patient_lets_the_samples_veto_a_knock_but_never_add_one() -> None:
     assert patient.choose(_TurnView(preset_rules("eaai"), 15), [play_on, (9, False)], rows) == 1
 
 
+def test_patient_trusts_its_samples_less_against_a_likely_hunter() -> None:
+    patient = parse_spec("patient").build()
+    rows = [[0.0, 1.0], [0.0, 0.5], [0.0, 0.0], [0.0, -0.5]]  # a gain of 0.25: 0.77 standard errors
+    assert patient.settle(rows) == 1  # confidence 0.5
+    assert patient.settle(rows, 1.0) == 0
+    patient.hunting = lambda _view: True  # type: ignore[method-assign]
+    assert patient.choose(_TurnView(preset_rules("eaai"), 15), [(7, False), (9, False)], rows) == 0
+    patient.hunting = lambda _view: False  # type: ignore[method-assign]
+    assert patient.choose(_TurnView(preset_rules("eaai"), 15), [(7, False), (9, False)], rows) == 1
+
+
 def test_patient_plays_as_sampler_where_undercuts_are_cheap() -> None:
     for i in range(12):
         deck = deck_for(700 + i)
         a = play_hand(Rules(), (parse_spec("patient:samples=6").build(), Simple()), deck, i % 2, (0, 0), (5, 6))
-        b = play_hand(Rules(), (parse_spec("sampler:samples=6").build(), Simple()), deck, i % 2, (0, 0), (5, 6))
+        b = play_hand(
+            Rules(), (parse_spec("sampler:samples=6,confidence=0.5").build(), Simple()), deck, i % 2, (0, 0), (5, 6)
+        )
         assert a == b
 
 
@@ -472,8 +485,15 @@ def test_patient_races_for_gin_only_against_a_likely_hunter_late_in_a_hand() -> 
 
 
 @pytest.mark.parametrize(
-    "spec", ["patient:race_weight=-1", "patient:race_turn=1.5", "patient:race_draws=0", "patient:race_gin=-2"]
+    "spec",
+    [
+        "patient:race_weight=-1",
+        "patient:race_turn=1.5",
+        "patient:race_draws=0",
+        "patient:race_gin=-2",
+        "patient:hunter_confidence=-1",
+    ],
 )
 def test_bad_race_parameters_are_refused(spec: str) -> None:
-    with pytest.raises(ValueError, match="race_"):
+    with pytest.raises(ValueError, match=r"race_|hunter_confidence"):
         parse_spec(spec).build()

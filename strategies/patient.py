@@ -30,7 +30,7 @@ counts ``race_gin`` below deadwood 0 there: late against a hunter a knock at 1 o
 safe ending (a hunter waits near gin, and ties are undercut), so the draws that end the hand
 outweigh those that only come close. Against ``simple`` one late knock with deadwood
 settles it; under the default rules the model gained nothing against MARJJ_v5, so there,
-with undercuts cheap, this strategy plays exactly as ``sampler``.
+with undercuts cheap, this strategy plays as ``sampler`` does, thinking longer (below).
 
 It thinks twice as long as ``sampler`` (``samples`` = 48 deals per hard decision) and trusts
 what they say more (an option replaces ``aware``'s at ``confidence`` = 0.5 standard errors
@@ -116,7 +116,7 @@ class Patient(Sampler):
     description = (
         "sampler that, when the rules make undercuts dear (eaai, modern, palace), knocks late only"
         " near gin, lets sampling veto knocks but never add them, and plays out a gin hunter as one"
-        " and races it for gin; sampler otherwise"
+        " and races it for gin; sampler with twice the samples otherwise"
     )
 
     def __init__(

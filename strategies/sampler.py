@@ -24,10 +24,7 @@ keeps its least deadwood) or would have taken the upcard it last passed is kept 
 with chance ``hint`` (1 ignores that evidence), and one that melds with k of the cards
 it passed on earlier (still in the pile) with chance ``pass_hint`` ** k: measured against
 ``simple``, its true hands melded with 0.09 of them early in a hand and 0.25 mid-hand,
-the deals without this evidence with 0.23 and 0.44. Off by default, one in which k of
-the cards it picked up and still holds meld with none of its other cards is kept with
-chance ``take_hint`` ** k (a player mostly takes an upcard to meld it; docs/strategies.md
-has what it measured). Measured against the true opponent hands
+the deals without this evidence with 0.23 and 0.44. Measured against the true opponent hands
 (against ``simple``), these deals put its mean deadwood within 3 points of the truth at
 every stage of a hand, and a knock's sampled worth within 2.5 points of its true worth.
 Before the knock evidence was used, late in a hand over half the dealt opponents could
@@ -208,7 +205,6 @@ class Sampler(Aware):
         endgame: int = 0,
         keeper_weight: float = 0.15,
         pass_hint: float = 0.5,
-        take_hint: float = 1.0,
     ) -> None:
         super().__init__(
             out_weight=out_weight,
@@ -246,8 +242,6 @@ class Sampler(Aware):
             raise ValueError(f"knock_hint must be in (0, 1], not {knock_hint!r}")
         if not 0.0 < pass_hint <= 1.0:
             raise ValueError(f"pass_hint must be in (0, 1], not {pass_hint!r}")
-        if not 0.0 < take_hint <= 1.0:
-            raise ValueError(f"take_hint must be in (0, 1], not {take_hint!r}")
         self.samples = samples
         self.budget_ms = budget_ms
         self.close = close
@@ -262,7 +256,6 @@ class Sampler(Aware):
         self.take_close = take_close
         self.keeper_weight = keeper_weight
         self.pass_hint = pass_hint
-        self.take_hint = take_hint
         self._keeper = GameEvidence(self._keeper_read)  # keeper evidence of the game's hands
         self._plan: tuple[Mask, int, Card, bool] | None = None  # (hand, turn, discard, knock)
         self._policy: tuple[tuple[tuple[str, int], ...], Policy] | None = None
@@ -300,8 +293,6 @@ class Sampler(Aware):
         pass_hint = self.pass_hint
         # cards the opponent passed on or left, still in the pile
         declined = cards_list(view.opp_passed & view.pile_mask) if pass_hint < 1.0 else []
-        take_hint = self.take_hint
-        taken = cards_list(known) if take_hint < 1.0 else []  # picked up and still held
         belief = self.knock_belief(view) if last is not None else []
         n_belief = len(belief)
         dealt = 0
@@ -319,10 +310,6 @@ class Sampler(Aware):
             if declined and tries <= 20 * n:
                 k = sum(1 for c in declined if melds_with(c, opp))
                 if k and rand() >= pass_hint**k:
-                    continue
-            if taken and tries <= 20 * n:
-                k = sum(1 for c in taken if not melds_with(c, opp & ~(1 << c)))
-                if k and rand() >= take_hint**k:
                     continue
             if n_belief and tries <= 20 * n:
                 dw = tables.deadwood_mask(opp)

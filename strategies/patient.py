@@ -1,5 +1,5 @@
 """``patient``: ``sampler`` that reads from the rules how much an undercut costs, waits when
-it costs a lot, and learns over a game whether the opponent is a gin hunter.
+it costs a lot or the opponent hunts gin, and learns over a game whether it does.
 
 Where an undercut pays the defender at least ``undercut_at`` points (R20: 25 under the
 ``eaai`` and ``modern`` presets, 20 under ``palace``), a knock late in a hand is a gamble
@@ -19,24 +19,28 @@ turns, then waits for gin). How each finished hand of the game ended is evidence
 (``HUNTER_EVIDENCE``: a knock with deadwood after turn ``LATE_KNOCK_TURN`` all but rules
 out a hunter; a gin by the opponent, a drawn hand, or a late knock of this seat that found
 the opponent near gin point to one), added up over the game's hands from the prior
-``hunter_prior``. Where undercuts are dear and that chance is ``hunter_at`` or more, from
-turn ``hunter_turn`` the deals believe, by that chance, that the opponent passed up
-knocks, and the play-outs' opponent waits for gin; below it the play is as without the
-model. Against a likely hunter the hand becomes a race for gin, so from turn ``race_turn``
-a discard is scored as well by the least deadwood that one of the next ``race_draws`` stock
+``hunter_prior``. Where that chance is ``hunter_at`` or more, from turn ``hunter_turn`` the
+deals believe, by that chance, that the opponent passed up knocks, and the play-outs'
+opponent waits for gin; below it the play is as without the model. Where undercuts are
+cheap (the default rules' 10), a likely hunter also brings on the patient play above (the
+late knock limit, knocks vetoed but never added by sampling): a hunter waiting near gin
+undercuts a late knock with deadwood there too, and it won 4 to 5 more games in 100
+against MARJJ_v5 under the default rules (docs/strategies.md).
+
+Against a likely hunter the hand becomes a race for gin, so from turn ``race_turn`` a
+discard is scored as well by the least deadwood that one of the next ``race_draws`` stock
 draws would bring (``best_of_draws``, weighted by ``race_weight``): a hand one good card from
 gin is worth more than one with a little less deadwood and nothing to draw to. A gin
 counts ``race_gin`` below deadwood 0 there: late against a hunter a knock at 1 or 2 is no
 safe ending (a hunter waits near gin, and ties are undercut), so the draws that end the hand
 outweigh those that only come close. Against ``simple`` one late knock with deadwood
-settles it; under the default rules the model gained nothing against MARJJ_v5, so there,
-with undercuts cheap, this strategy plays as ``sampler`` does, thinking longer (below).
+settles it. Where undercuts are cheap and the opponent knocks eagerly, this strategy plays
+as ``sampler`` does, thinking longer (below).
 
 It thinks twice as long as ``sampler`` (``samples`` = 48 deals per hard decision) and trusts
 what they say more (an option replaces ``aware``'s at ``confidence`` = 0.5 standard errors
-of paired gain, not 1), except against a likely gin hunter where undercuts are dear
-(``hunter_confidence`` = 1): there the play-outs misjudge playing on, and more overrides
-lost games.
+of paired gain, not 1), except against a likely gin hunter (``hunter_confidence`` = 1):
+there the play-outs misjudge playing on, and more overrides lost games.
 
 It never learns who the opponent is: only the rules, from the view, and what the opponent
 did change its play. docs/strategies.md has the measurements.
@@ -108,15 +112,17 @@ def hand_ending(view: PlayerView, after: tuple[int, int]) -> str | None:
 
 
 class Patient(Sampler):
-    """``sampler``, but where undercuts cost ``undercut_at`` or more it knocks late only at
-    ``patient_knock_at`` or less, lets sampling veto knocks, never add them, and models an
-    opponent that the game's hands show to be a gin hunter as one and races it for gin."""
+    """``sampler``, but where undercuts cost ``undercut_at`` or more, or the game's hands show
+    the opponent to be a gin hunter, it knocks late only at ``patient_knock_at`` or less and
+    lets sampling veto knocks, never add them; a likely hunter it models as one and races
+    for gin."""
 
     name = "patient"
     description = (
-        "sampler that, when the rules make undercuts dear (eaai, modern, palace), knocks late only"
-        " near gin, lets sampling veto knocks but never add them, and plays out a gin hunter as one"
-        " and races it for gin; sampler with twice the samples otherwise"
+        "sampler that, when the rules make undercuts dear (eaai, modern, palace) or the opponent"
+        " shows itself a gin hunter, knocks late only near gin and lets sampling veto knocks but"
+        " never add them, and plays out a gin hunter as one and races it for gin; sampler with"
+        " twice the samples otherwise"
     )
 
     def __init__(
@@ -178,8 +184,10 @@ class Patient(Sampler):
         return {**Sampler.parameters(), **super().parameters()}
 
     def waits(self, view: PlayerView) -> bool:
-        """Whether these rules make undercuts dear enough to play patiently."""
-        return view.rules.undercut_bonus >= self.undercut_at
+        """Whether to play patiently: these rules make undercuts dear, or (where they are
+        cheap) the game's hands show the opponent to be a gin hunter by a chance of
+        ``hunter_at`` or more."""
+        return view.rules.undercut_bonus >= self.undercut_at or self.hunter_chance(view) >= self.hunter_at
 
     # -- the opponent's kind ---------------------------------------------------------------
     def hunter_chance(self, view: PlayerView) -> float:
@@ -194,14 +202,14 @@ class Patient(Sampler):
         return 0.0 if ending is None else HUNTER_EVIDENCE[ending]
 
     def hunting(self, view: PlayerView) -> bool:
-        """Whether to play against a gin hunter: undercuts are dear and the opponent's chance
-        of being one is ``hunter_at`` or more."""
-        return self.waits(view) and self.hunter_chance(view) >= self.hunter_at
+        """Whether to play against a gin hunter: the opponent's chance of being one is
+        ``hunter_at`` or more (whatever undercuts cost)."""
+        return self.hunter_chance(view) >= self.hunter_at
 
     def knock_belief(self, view: PlayerView) -> list[float]:
-        """``sampler``'s; against a likely gin hunter where undercuts are dear, from turn
-        ``hunter_turn``, a hand that could have knocked goes with the opponent's not knocking
-        by the chance that it hunts gin."""
+        """``sampler``'s; against a likely gin hunter, from turn ``hunter_turn``, a hand that
+        could have knocked goes with the opponent's not knocking by the chance that it hunts
+        gin."""
         belief = super().knock_belief(view)
         if belief and view.turn >= self.hunter_turn and self.hunting(view):
             late = self.knock_hint + (1.0 - self.knock_hint) * self.hunter_chance(view)
@@ -210,8 +218,8 @@ class Patient(Sampler):
         return belief
 
     def policy_terms(self, view: PlayerView) -> dict[str, int]:
-        """``sampler``'s; against a likely gin hunter where undercuts are dear, the play-outs'
-        opponent knocks from turn ``hunter_turn`` only with gin."""
+        """``sampler``'s; against a likely gin hunter the play-outs' opponent knocks from turn
+        ``hunter_turn`` only with gin."""
         terms = super().policy_terms(view)
         if self.hunting(view):
             terms["opp_late_turn"] = self.hunter_turn
@@ -234,9 +242,9 @@ class Patient(Sampler):
 
     def choose(self, view: PlayerView, options: list[tuple[Card, bool]], rows: list[list[float]]) -> int:
         """``sampler``'s choice, its samples trusted at ``confidence`` standard errors (at
-        ``hunter_confidence`` against a likely gin hunter where undercuts are dear: there the
-        play-outs misjudge playing on), except that where undercuts are dear a knock that the
-        first option (``aware``'s rule) does not make is not taken on the samples' word."""
+        ``hunter_confidence`` against a likely gin hunter: there the play-outs misjudge playing
+        on), except that where it ``waits`` a knock that the first option (``aware``'s rule) does
+        not make is not taken on the samples' word."""
         best = self.settle(rows, self.hunter_confidence if self.hunting(view) else self.confidence)
         if best and options[best][1] and not options[0][1] and self.waits(view):
             return 0

@@ -302,6 +302,23 @@ def test_patient_trusts_its_samples_less_against_a_likely_hunter() -> None:
     assert patient.choose(_TurnView(preset_rules("eaai"), 15), [(7, False), (9, False)], rows) == 1
 
 
+def test_patient_waits_where_undercuts_are_cheap_once_the_opponent_looks_like_a_hunter() -> None:
+    patient = parse_spec("patient").build()
+    play_on, knock = (7, False), (7, True)
+    rows = [[0.0, 10.0], [1.0, 12.0], [0.5, 11.0]]  # the knock is clearly better on the samples
+    eager = _mid_game(patient, Rules(), 12, -5.0)
+    assert not patient.waits(eager) and not patient.hunting(eager)
+    assert patient.knock_limit_now(eager) == 10
+    assert patient.choose(eager, [play_on, knock], rows) == 1
+    hunter = _mid_game(patient, Rules(), 12, 5.0)  # the game's hands point to a gin hunter
+    assert patient.waits(hunter) and patient.hunting(hunter)
+    assert patient.knock_limit_now(hunter) == 1
+    assert patient.choose(hunter, [play_on, knock], rows) == 0  # sampling may not add the knock
+    assert patient.choose(hunter, [knock, play_on], rows) == 1  # but may veto one
+    hunter.turn = 11
+    assert patient.knock_limit_now(hunter) == 10  # early in a hand: aware's limit
+
+
 def test_patient_plays_as_sampler_where_undercuts_are_cheap() -> None:
     for i in range(12):
         deck = deck_for(700 + i)
@@ -412,7 +429,7 @@ def _mid_game(p: Patient, rules: Rules, turn: int, evidence: float) -> Any:
     return view
 
 
-def test_a_likely_gin_hunter_is_played_out_as_one_where_undercuts_are_dear() -> None:
+def test_a_likely_gin_hunter_is_played_out_as_one() -> None:
     p = parse_spec("patient:hunter_turn=9").build()
     view = _mid_game(p, preset_rules("eaai"), 15, 5.0)
     assert p.playout_policy(view).opp_late_turn == 9
@@ -421,7 +438,9 @@ def test_a_likely_gin_hunter_is_played_out_as_one_where_undercuts_are_dear() -> 
     p._hunter.total = -5.0
     assert p.playout_policy(view).opp_late_turn > 100
     assert max(p.knock_belief(view)[1:]) < 0.05
-    cheap = _mid_game(p, Rules(), 15, 5.0)
+    cheap = _mid_game(p, Rules(), 15, 5.0)  # undercuts cheap: a likely hunter is one all the same
+    assert p.playout_policy(cheap).opp_late_turn == 9
+    p._hunter.total = -5.0
     assert p.playout_policy(cheap).opp_late_turn > 100
 
 
@@ -479,8 +498,8 @@ def test_patient_races_for_gin_only_against_a_likely_hunter_late_in_a_hand() -> 
     assert p.future_now(view) == (0.0, 0, 0.0)
     view.turn, p._hunter.total = 12, -5.0  # an eager knocker
     assert p.future_now(view) == (0.0, 0, 0.0)
-    cheap = _mid_game(p, Rules(), 12, 5.0)  # undercuts cheap: no race
-    assert p.future_now(cheap) == (0.0, 0, 0.0)
+    cheap = _mid_game(p, Rules(), 12, 5.0)  # undercuts cheap: the race all the same
+    assert p.future_now(cheap) == (2.0, 5, 3.0)
     assert parse_spec("aware").build().future_now(view) == (0.0, 0, 0.0)
 
 

@@ -24,7 +24,7 @@ deals believe, by that chance, that the opponent passed up knocks, and the play-
 opponent waits for gin; below it the play is as without the model. Where undercuts are
 cheap (the default rules' 10), a likely hunter also brings on the patient play above (the
 late knock limit, knocks vetoed but never added by sampling): a hunter waiting near gin
-undercuts a late knock with deadwood there too, and it won 4 to 5 more games in 100
+undercuts a late knock with deadwood there too, and it won 3 to 5 more games in 100
 against MARJJ_v5 under the default rules (docs/strategies.md).
 
 Against a likely hunter the hand becomes a race for gin, so from turn ``race_turn`` a

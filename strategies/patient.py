@@ -187,7 +187,7 @@ class Patient(Sampler):
         """Whether to play patiently: these rules make undercuts dear, or (where they are
         cheap) the game's hands show the opponent to be a gin hunter by a chance of
         ``hunter_at`` or more."""
-        return view.rules.undercut_bonus >= self.undercut_at or self.hunter_chance(view) >= self.hunter_at
+        return view.rules.undercut_bonus >= self.undercut_at or self.hunting(view)
 
     # -- the opponent's kind ---------------------------------------------------------------
     def hunter_chance(self, view: PlayerView) -> float:

@@ -40,7 +40,11 @@ as ``sampler`` does, thinking longer (below).
 It thinks twice as long as ``sampler`` (``samples`` = 48 deals per hard decision) and trusts
 what they say more (an option replaces ``aware``'s at ``confidence`` = 0.5 standard errors
 of paired gain, not 1), except against a likely gin hunter (``hunter_confidence`` = 1):
-there the play-outs misjudge playing on, and more overrides lost games.
+there the play-outs misjudge playing on, and more overrides lost games. A stronger, slower
+setting samples more of the decisions as well as more worlds:
+``patient:samples=128,close=4,candidates=4,take_close=2`` (the best four discards within 4
+points, upcard decisions within 2) wins about 3 more games in 100 against ``simple`` under the
+default rules (75% there) at a sixth of the speed.
 
 It never learns who the opponent is: only the rules, from the view, and what the opponent
 did change its play. docs/strategies.md has the measurements.

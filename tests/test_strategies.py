@@ -329,6 +329,39 @@ def test_patient_plays_as_sampler_where_undercuts_are_cheap() -> None:
         assert a == b
 
 
+def _decisions_played_out(spec: str, hands: int) -> tuple[list[int], int]:
+    """Against ``simple``, the discard decisions that ``spec`` played out (how many cards each
+    weighed) and how many upcard decisions it played out, over ``hands`` hands."""
+    s = parse_spec(spec).build()
+    discards: list[int] = []
+    draws = [0]
+    evaluate, evaluate_draw = s.evaluate, s.evaluate_draw
+
+    def counted(view: PlayerView, options: list[tuple[Card, bool]]) -> list[list[float]]:
+        discards.append(len({card for card, _ in options}))
+        return evaluate(view, options)
+
+    def counted_draw(view: PlayerView, take: bool) -> list[list[float]]:
+        draws[0] += 1
+        return evaluate_draw(view, take)
+
+    s.evaluate, s.evaluate_draw = counted, counted_draw  # type: ignore[method-assign]
+    for i in range(hands):
+        play_hand(Rules(), (s, Simple()), deck_for(900 + i), i % 2, (0, 0), (5, 6))
+    return discards, draws[0]
+
+
+def test_patients_stronger_setting_plays_out_more_of_its_decisions() -> None:
+    """The stronger setting of docs/strategies.md (``close=4,candidates=4,take_close=2``):
+    the best four discards within 4 points weighed (beside ``aware``'s choice), not three
+    within 1, and close upcard decisions played out too."""
+    default, default_draws = _decisions_played_out("patient:samples=4", 8)
+    strong, strong_draws = _decisions_played_out("patient:samples=4,close=4,candidates=4,take_close=2", 8)
+    assert default_draws == 0 and max(default) <= 4
+    assert strong_draws > 0 and max(strong) <= 5
+    assert len(strong) > len(default) and sum(n >= 4 for n in strong) > sum(n >= 4 for n in default)
+
+
 @pytest.mark.parametrize("spec", ["patient:undercut_at=-1", "patient:patient_turn=2.5", "patient:patient_knock_at=-2"])
 def test_bad_patient_parameters_are_refused(spec: str) -> None:
     with pytest.raises(ValueError, match=r"undercut_at|patient_turn|patient_knock_at"):

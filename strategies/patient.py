@@ -44,7 +44,8 @@ there the play-outs misjudge playing on, and more overrides lost games. A strong
 setting samples more of the decisions as well as more worlds:
 ``patient:samples=128,close=4,candidates=4,take_close=2`` (the best four discards within 4
 points, upcard decisions within 2) wins about 3 more games in 100 against ``simple`` under the
-default rules (75% there) at a sixth of the speed.
+default rules (75% there) at a sixth of the speed; against ``sampler``, whose play the
+play-outs model less well, it wins no more than the default.
 
 It never learns who the opponent is: only the rules, from the view, and what the opponent
 did change its play. docs/strategies.md has the measurements.

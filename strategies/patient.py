@@ -43,7 +43,7 @@ of paired gain, not 1), except against a likely gin hunter (``hunter_confidence`
 there the play-outs misjudge playing on, and more overrides lost games. A stronger, slower
 setting samples more of the decisions as well as more worlds:
 ``patient:samples=128,close=4,candidates=4,take_close=2`` (the best four discards within 4
-points, upcard decisions within 2) wins about 3 more games in 100 against ``simple`` under the
+points, upcard decisions within 2) wins 3 to 5 more games in 100 against ``simple`` under the
 default rules (75% there) at a sixth of the speed; against ``sampler``, whose play the
 play-outs model less well, it wins no more than the default.
 

@@ -334,7 +334,7 @@ def _decisions_played_out(spec: str, hands: int) -> tuple[list[int], int]:
     weighed) and how many upcard decisions it played out, over ``hands`` hands."""
     s = parse_spec(spec).build()
     discards: list[int] = []
-    draws = [0]
+    draws = 0
     evaluate, evaluate_draw = s.evaluate, s.evaluate_draw
 
     def counted(view: PlayerView, options: list[tuple[Card, bool]]) -> list[list[float]]:
@@ -342,13 +342,14 @@ def _decisions_played_out(spec: str, hands: int) -> tuple[list[int], int]:
         return evaluate(view, options)
 
     def counted_draw(view: PlayerView, take: bool) -> list[list[float]]:
-        draws[0] += 1
+        nonlocal draws
+        draws += 1
         return evaluate_draw(view, take)
 
     s.evaluate, s.evaluate_draw = counted, counted_draw  # type: ignore[method-assign]
     for i in range(hands):
         play_hand(Rules(), (s, Simple()), deck_for(900 + i), i % 2, (0, 0), (5, 6))
-    return discards, draws[0]
+    return discards, draws
 
 
 def test_patients_stronger_setting_plays_out_more_of_its_decisions() -> None:

@@ -14,11 +14,13 @@ from ginsim.strategies.random_play import RandomPlay
 from ginsim.strategies.simple import Simple
 from ginsim.strategies.threshold import Threshold
 
-from ginsim.engine.fastplay import RANDOM, SIMPLE, FastSeat, play_fast_hand
+from ginsim.engine import kernel
+from ginsim.engine.fastplay import play_fast_hand
 from ginsim.engine.play import play_hand
+from ginsim.engine.policy import SIMPLE, FastPolicy
 from ginsim.engine.presets import PRESET_NAMES
 from ginsim.engine.registry import parse_spec
-from ginsim.engine.rng import SeededRandom
+from ginsim.engine.rng import SeededRandom, splitmix64
 from ginsim.engine.rules import Rules, preset_rules
 from ginsim.run import worker
 from ginsim.run.seeding import check_decks, deal_seeds, decks_for, text_key
@@ -92,7 +94,7 @@ def _general(spec: str) -> object:
     return s.load_class()(**s.params)
 
 
-def _fast(spec: str) -> FastSeat:
+def _fast(spec: str) -> FastPolicy:
     s = parse_spec(spec)
     seat = worker.fast_seat(s.load_class(), s.params)
     assert seat is not None
@@ -117,17 +119,31 @@ def test_every_result_field_identical() -> None:
     assert {"knock", "undercut", "gin", "big_gin", "draw"} <= outcomes
 
 
+def _textbook_splitmix64(state: int) -> tuple[int, int]:
+    """splitmix64 as published, on Python's big ints: (the next state, its output)."""
+    m64 = 2**64 - 1
+    s = (state + 0x9E3779B97F4A7C15) & m64
+    z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & m64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & m64
+    return s, z ^ (z >> 31)
+
+
 def test_random_stream_is_seeded_random() -> None:
+    """The kernel's stream on 32-bit halves (what the fast path and numba draw) is
+    ``SeededRandom``'s, and both are splitmix64 as published."""
     rng = random.Random(8)
     for _ in range(300):
         seed = rng.getrandbits(64)
         ref = SeededRandom(seed)
-        seat = FastSeat(RANDOM)
-        seat.seed(seed)
+        st = [seed >> 32, seed & 0xFFFFFFFF, 0, 0]
+        state = seed
         for _ in range(4):
+            state, z = _textbook_splitmix64(state)
+            assert SeededRandom(state - 0x9E3779B97F4A7C15 & 2**64 - 1)._next64() == z
             mask = rng.getrandbits(52) | 1
-            assert seat._pick_bit(mask) == ref.pick_bit(mask)
-            assert seat._random() == ref.random()
+            assert kernel.pick_bit(st, 0, mask) == ref.pick_bit(mask)
+            assert kernel.rand_float(st, 0) == ref.random()
+    assert splitmix64(12345) == _textbook_splitmix64(12345)[1]
 
 
 def test_chosen_only_for_the_exact_built_ins(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -154,5 +170,5 @@ def test_bad_parameters_still_refused() -> None:
 
 def test_fast_seat_kind_checked() -> None:
     with pytest.raises(ValueError, match="kind"):
-        FastSeat(7)
-    assert FastSeat(SIMPLE).kind == SIMPLE
+        FastPolicy(7)
+    assert FastPolicy(SIMPLE).kind == SIMPLE

@@ -442,7 +442,7 @@ def test_r07_public_wrappers_accept_text_lists_and_masks() -> None:
 @pytest.mark.parametrize("mrl", RUN_LIMITS)
 def test_r07_in_game_hands_match_reference(mrl: int | None) -> None:
     game = InGame(120 if mrl is None else 40, 9100 + (mrl or 0), mrl)
-    assert len(game.discard_hands) > 300 and len(game.deadwood_hands) > 100
+    assert len(game.discard_hands) > 300 and len(game.deadwood_hands) > 50  # lay-offs ask the kernel itself
     run_hands(check_deadwood, game.deadwood_hands + game.discard_hands, mrl, "in-game deadwood")
     run_hands(check_discard, game.discard_hands, mrl, "in-game best discard")
 

@@ -24,7 +24,7 @@ import sys
 from importlib.machinery import BYTECODE_SUFFIXES, SOURCE_SUFFIXES, FileFinder, SourceFileLoader, SourcelessFileLoader
 from pathlib import Path
 
-HOT = ("cards", "melds", "layoff", "view", "hand", "play", "playout", "fastseat", "fastplay")
+HOT = ("kernel", "cards", "melds", "layoff", "view", "hand", "play", "playout", "fastplay")
 _HERE = Path(__file__).resolve().parent
 _RECORD = _HERE / "_compiled.json"
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Final
 
+from ginsim.engine.kernel import melds_with as melds_with
 from ginsim.errors import CardError
 
 Card = int
@@ -37,28 +38,6 @@ _SUIT_TEXT = {ch: i for i, ch in enumerate(SUITS)}
 _SUIT_TEXT.update({ch: i for i, ch in enumerate(SUIT_SYMBOLS)})
 _SUIT_TEXT.update({"♧": 0, "♢": 1, "♡": 2, "♤": 3})
 CARD_NAMES: Final[tuple[str, ...]] = tuple(RANKS[c % 13] + SUITS[c // 13] for c in range(52))
-
-
-def _run_ranks() -> tuple[int, ...]:
-    """RUN_RANKS[p]: the ranks of 13-bit suit pattern p that lie in some run of 3 within p."""
-    out = []
-    for p in range(8192):
-        three = p & (p >> 1) & (p >> 2)
-        out.append(three | three << 1 | three << 2)
-    return tuple(out)
-
-
-RUN_RANKS: Final[tuple[int, ...]] = _run_ranks()
-
-
-def melds_with(card: Card, hand: Mask) -> bool:
-    """Whether ``card`` added to ``hand`` lies in some meld of the result (a group of 3+
-    or a run of 3+, R04-R05)."""
-    h = hand | 1 << card
-    rank = card % 13
-    if (h & RANK_MASK[rank]).bit_count() >= 3:
-        return True
-    return bool(RUN_RANKS[h >> (card - rank) & 8191] >> rank & 1)
 
 
 def card(rank: int, suit: int) -> Card:

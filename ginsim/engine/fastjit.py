@@ -1,56 +1,65 @@
-"""The fast path's hands compiled to machine code by numba (optional: ``pip install
-"ginsim[jit]"``), for batches of hands of the built-in parametric policies.
+"""The kernel compiled to machine code by numba (optional: ``pip install "ginsim[jit]"``),
+for batches of hands of the built-in parametric policies.
 
-``fastplay._play`` plays a hand in compiled Python (mypyc); every card mask and random
-draw is still a Python object there. This module plays the same decisions over arrays of
-machine words: the seats' ``SeededRandom`` streams (splitmix64 on uint64), ``simple`` /
-``threshold``'s least-deadwood discard and melding-upcard test, ``random``'s choices, the
-turn loop with its first-turn offer, big gin, the knock limit of each upcard and the
-draw at a stock of two or ``MAX_TURNS``, step for step as ``fastplay._play`` and
-``fastseat``, and the showdown of ``fastplay._finish``: the knocker's arrangement of
-``MeldTables.best_melds_mask`` (the same melds, so the same lay-offs) and the defender's
-least deadwood after ``layoff.best_layoff``, with the fewest cards among the best.
-
-tests/test_fastjit.py plays batches both ways under every preset and variant and
-compares every field. Without numba, or when the runner's environment says
-``GINSIM_JIT=0`` (or ``GINSIM_PURE=1``; the runner tells its workers through each task's
-``engine``), the worker uses ``fastplay.fast_rows``: the same hand log.
+``kernel.py`` is one source for two compilers. mypyc compiles it with the engine; here
+numba compiles the same source: the file is loaded a second time as a module of its own
+(never the mypyc extension), every function in it is replaced by its ``numba.njit``
+form, so calls between them stay in machine code, and ``play_rows`` runs over int64
+arrays instead of lists and tuples. The hands are the kernel's, so the hand log is the
+same whichever compiler ran it (tests/test_fastjit.py compares them under every preset
+and variant).
 
 The first use on a machine compiles the kernel (a few seconds) and caches it next to
-this file (numba's ``cache=True``); later processes load it from the cache.
+``kernel.py`` (numba's ``cache=True``); later processes load it from the cache. Whether
+this kernel plays a run is the runner's choice (its ``engine``); ``installed()`` says
+whether it can.
 """
 
 from __future__ import annotations
 
-import os
+import importlib.util
+import sys
+import types
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ginsim.engine.cards import RUN_RANKS
-from ginsim.engine.fastplay import ROW_FIELDS
-from ginsim.engine.fastseat import FastSeat
-from ginsim.engine.melds import MeldTables, tables_for
-from ginsim.engine.rules import Rules
+from ginsim.engine import kernel as _compiled_kernel
+from ginsim.engine.melds import tables_for
+from ginsim.engine.policy import FastPolicy
+from ginsim.engine.rules import Rules, rule_facts
 
-JIT_ENV = "GINSIM_JIT"
-"""``GINSIM_JIT=0`` turns this kernel off (the compiled-Python fast path plays instead)."""
+ROW_WIDTH = _compiled_kernel.ROW_WIDTH
+_SOURCE = Path(__file__).resolve().with_name("kernel.py")
+_MODULE = "ginsim.engine._kernel_numba"
 
 
 @cache
-def _kernel() -> Any:
-    """The kernel's module, or None when numba (or the module: numba refuses to load a
-    ``cache=True`` module when it finds nowhere to cache it) does not import."""
+def _kernel() -> types.ModuleType | None:
+    """``kernel.py`` loaded from its source with every function jitted, or None when
+    numba (or the source: an install without it) is not there."""
     try:
-        from ginsim.engine import _fastjit_kernel
-    except Exception:  # noqa: BLE001 - any failure to load numba or the kernel means: no kernel
+        import numba
+    except Exception:  # noqa: BLE001 - any failure to load numba means: no kernel
         return None
-    return _fastjit_kernel
+    if not _SOURCE.is_file():
+        return None
+    spec = importlib.util.spec_from_file_location(_MODULE, _SOURCE)
+    if spec is None or spec.loader is None:  # pragma: no cover
+        return None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[_MODULE] = module  # numba's cache finds functions by their module
+    spec.loader.exec_module(module)
+    for name, value in list(vars(module).items()):
+        if isinstance(value, types.FunctionType) and value.__module__ == _MODULE:
+            setattr(module, name, numba.njit(cache=True, nogil=True)(value))
+    return module
 
 
 def installed() -> bool:
-    """Whether the kernel (and numba) imports in this process: the worker's check."""
+    """Whether numba and the kernel's source load in this process: the worker's check."""
     return _kernel() is not None
 
 
@@ -68,95 +77,54 @@ def version() -> str | None:
         return None
 
 
-def wanted() -> bool:
-    """Whether this process's environment lets the kernel play: neither ``GINSIM_JIT=0``
-    nor ``GINSIM_PURE=1`` (the runner reads this once per run and tells its workers)."""
-    if os.environ.get(JIT_ENV, "1").strip().lower() in ("0", "no", "false", "off"):
-        return False
-    return os.environ.get("GINSIM_PURE", "").strip() in ("", "0")
-
-
-def available() -> bool:
-    """Whether this kernel plays here: numba imports and the environment wants it."""
-    return wanted() and installed()
-
-
 def status() -> str:
     """One line for ``ginsim bench`` and manifests."""
     v = version()
-    if v is None:
-        return "not installed (pip install 'ginsim[jit]')"
-    if not wanted():
-        return f"numba {v}, turned off ({JIT_ENV}=0 or GINSIM_PURE=1)"
-    return f"numba {v}"
+    return "not installed (pip install 'ginsim[jit]')" if v is None else f"numba {v}"
 
 
 @cache
 def _tables(max_run_length: int | None) -> tuple[np.ndarray, ...]:
-    """The meld tables as int64 arrays: per suit pattern its run deadwood and runnable
-    cards; packed in one word per pattern (bits 0-7, 8-18 offset by 1024, 19-31) its run
-    deadwood, best removal's gain and the cards of that removal; the removal deltas per
-    rank; RUN_RANKS; the runs of each pattern's least cover (up to four, 0 after the last)."""
-    t: MeldTables = tables_for(max_run_length)
-    run = np.asarray(t.run_deadwood, dtype=np.int64)
-    p = np.arange(8192)
-    delta = np.stack([run[p] - run[p & ~(1 << r)] for r in range(13)])
-    runs = np.zeros((8192, 4), dtype=np.int64)
-    for pattern, cover in enumerate(t.suit_runs):
-        runs[pattern, : len(cover)] = cover
-    gain = np.asarray(t.gain, dtype=np.int64)
-    packed = run | (gain + 1024) << 8 | np.asarray(t.gain_cards, dtype=np.int64) << 19
-    if run.max() > 255 or not (-1024 <= gain.min() <= gain.max() < 1024):  # pragma: no cover
-        raise ValueError("fastjit: a meld table does not fit its packed field")
-    return (
-        run,
-        np.asarray(t.runnable, dtype=np.int64),
-        packed,
-        delta,
-        np.asarray(RUN_RANKS, dtype=np.int64),
-        runs,
-    )
+    """The meld tables as int64 arrays, in the kernel's argument order."""
+    t = tables_for(max_run_length)
+    return tuple(np.asarray(x, dtype=np.int64) for x in (t.run_deadwood, t.runnable, t.packed, t.delta, t.cover))
+
+
+def _facts(rules: Rules) -> Any:
+    """The rule facts with their per-upcard tuples as arrays."""
+    f = rule_facts(rules)
+    return f._replace(limits=np.asarray(f.limits, dtype=np.int64), mults=np.asarray(f.mults, dtype=np.int64))
 
 
 def jit_rows(
     rules: Rules,
-    seats: tuple[FastSeat, FastSeat] | list[FastSeat],
+    seats: tuple[FastPolicy, FastPolicy] | list[FastPolicy],
     decks: np.ndarray,
     dealers: np.ndarray,
     seeds0: np.ndarray,
     seeds1: np.ndarray,
 ) -> np.ndarray:
-    """``fastplay.fast_rows`` as an (n, len(ROW_FIELDS)) int64 array: hand ``i`` is
+    """``fastplay.fast_rows`` as an (n, ``ROW_WIDTH``) int64 array: hand ``i`` is
     ``decks[i]`` ((n, 52) card ints, checked by the caller) dealt by ``dealers[i]`` with
     seat seeds ``(seeds0[i], seeds1[i])``."""
-    play_batch = _kernel().play_batch
+    k = _kernel()
+    if k is None:
+        raise RuntimeError("fastjit: numba is not installed (pip install 'ginsim[jit]')")
+    n = len(decks)
     kinds = np.array([s.kind for s in seats], dtype=np.int64)
     knock_at = np.array([s.knock_at for s in seats], dtype=np.int64)
-    chances = np.array([[s.take_chance, s.knock_chance] for s in seats], dtype=np.float64)
-    limits = np.array([rules.hand_knock_limit(c) for c in range(52)], dtype=np.int64)
-    mults = np.array([rules.hand_multiplier(c) for c in range(52)], dtype=np.int64)
-    mrl = rules.max_run_length
-    flags = np.array(
-        [rules.big_gin_bonus is not None, not rules.allow_discard_of_drawn_upcard, -1 if mrl is None else mrl],
-        dtype=np.int64,
-    )
-    bonuses = np.array(
-        [rules.big_gin_bonus or 0, rules.gin_bonus, rules.undercut_bonus, rules.undercut_on_tie], dtype=np.int64
-    )
-    out = np.empty((len(decks), len(ROW_FIELDS)), dtype=np.int64)
-    play_batch(
-        np.ascontiguousarray(decks, dtype=np.int64),
+    chances = np.array([x for s in seats for x in (s.take_chance, s.knock_chance)], dtype=np.float64)
+    seeds = np.empty((n, 4), dtype=np.int64)
+    for j, s in enumerate((seeds0, seeds1)):
+        u = np.asarray(s, dtype=np.uint64)
+        seeds[:, 2 * j] = (u >> np.uint64(32)).astype(np.int64)
+        seeds[:, 2 * j + 1] = (u & np.uint64(0xFFFFFFFF)).astype(np.int64)
+    out = np.empty(n * ROW_WIDTH, dtype=np.int64)
+    T, RN, P, D, C = _tables(rules.max_run_length)
+    k.play_rows(
+        _facts(rules), T, RN, P, D, C, kinds, knock_at, chances,
+        np.ascontiguousarray(decks, dtype=np.int64).reshape(n * 52),
         np.ascontiguousarray(dealers, dtype=np.int64),
-        np.ascontiguousarray(seeds0, dtype=np.uint64),
-        np.ascontiguousarray(seeds1, dtype=np.uint64),
-        kinds,
-        knock_at,
-        chances,
-        limits,
-        mults,
-        flags,
-        bonuses,
-        _tables(mrl),
-        out,
-    )
-    return out
+        seeds.reshape(n * 4), out, np.zeros(_compiled_kernel.SCRATCH, dtype=np.int64),
+    )  # fmt: skip
+    return out.reshape(n, ROW_WIDTH)

@@ -13,11 +13,12 @@ import operator
 from collections.abc import Sequence
 from typing import Final, NamedTuple, cast
 
+from ginsim.engine import kernel
 from ginsim.engine.cards import CARD_NAMES, Card, Mask, format_cards
 from ginsim.engine.guard import safe_repr
 from ginsim.engine.layoff import best_layoff, layoff_is_legal
 from ginsim.engine.melds import MeldTables, tables_for
-from ginsim.engine.rules import Rules
+from ginsim.engine.rules import Rules, rule_facts
 from ginsim.engine.view import DISCARD, DRAW, LAYOFF, OFFER, OVER, Event, PlayerView
 from ginsim.errors import IllegalMoveError
 
@@ -29,6 +30,9 @@ BIG_GIN: Final = "big_gin"
 DRAWN: Final = "draw"
 FORFEIT: Final = "forfeit"
 OUTCOMES: Final = (KNOCK_WON, UNDERCUT, GIN, BIG_GIN, DRAWN, FORFEIT)
+"""The outcomes in the order of ``kernel``'s outcome codes (``OUTCOMES[code]``)."""
+if (kernel.KNOCK, kernel.UNDERCUT, kernel.GIN, kernel.BIG_GIN, kernel.DRAWN, kernel.FORFEIT) != (0, 1, 2, 3, 4, 5):
+    raise ImportError("hand: the kernel's outcome codes do not index OUTCOMES")  # pragma: no cover
 
 
 class HandResult(NamedTuple):
@@ -93,10 +97,8 @@ cards count more: ten cards of at most 10 each), with the rules' largest bonus a
 hand's multiplier, so forfeiting never scores better than any legal end of the hand
 (docs/METRICS.md)."""
 
-MAX_TURNS: Final = 500
-"""A hand where the stock stops shrinking because both players keep taking each other's
-discards could go on forever; at this many turns it ends as a draw. Ordinary hands end
-within about 60 turns, so the cap never touches them."""
+MAX_TURNS: Final = kernel.MAX_TURNS
+"""At this many turns a hand ends as a draw (``kernel.MAX_TURNS``)."""
 
 _ALL_CARDS: Final = list(range(52))
 _INT_ONLY: Final = {int}
@@ -123,27 +125,6 @@ def _engine_tables(max_run_length: int | None) -> MeldTables:
     if t is None:
         t = _ENGINE_TABLES[max_run_length] = tables_for(max_run_length).copy()
     return t
-
-
-class _RulesFacts:
-    """The knock limit and score multiplier of each possible first upcard (R14, R29, R30)
-    under one Rules object, read from it once instead of two method calls per hand."""
-
-    def __init__(self, rules: Rules) -> None:
-        self.rules = rules
-        self.limits = [rules.hand_knock_limit(c) for c in range(52)]
-        self.mults = [rules.hand_multiplier(c) for c in range(52)]
-
-
-_LAST_FACTS: Final[list[_RulesFacts]] = []  # those of the rules the last hand was dealt under
-
-
-def _rules_facts(rules: Rules) -> _RulesFacts:
-    if _LAST_FACTS and _LAST_FACTS[0].rules is rules:
-        return _LAST_FACTS[0]
-    facts = _RulesFacts(rules)
-    _LAST_FACTS[:] = [facts]
-    return facts
 
 
 def forfeit_points(rules: Rules, multiplier: int = 1) -> int:
@@ -211,18 +192,14 @@ class Hand:
         self.deck = deck
         nd = 1 - dealer
         # R08: ten cards each, one at a time from the non-dealer; the 21st is the upcard
-        h_nd = 0
-        h_d = 0
-        for i in range(0, 20, 2):
-            h_nd |= 1 << deck[i]
-            h_d |= 1 << deck[i + 1]
+        h_nd, h_d = kernel.deal(cast(list[int], deck), 0)
         hands = [0, 0]
         hands[nd] = h_nd
         hands[dealer] = h_d
         self.hands = hands
         up = deck[20]
         # R14, R29, R30: this hand's knock limit and score multiplier (Oklahoma: from the upcard)
-        facts = _rules_facts(rules)
+        facts = rule_facts(rules)
         limit = self.knock_limit = facts.limits[up]
         self.multiplier = facts.mults[up]
         self.pile = [up]
@@ -435,24 +412,7 @@ class Hand:
             # R23: stock down to two and no knock: no score, same dealer deals again.
             # (The turn cap ends a hand two players keep feeding each other from the
             # pile; the log tells it apart by stock_left > 2.)
-            self._finish(
-                HandResult(  # positional, in field order (see _score)
-                    DRAWN,  # outcome
-                    -1,  # knocker
-                    -1,  # winner
-                    0,  # points
-                    0,  # knocker_deadwood
-                    0,  # defender_deadwood_before
-                    0,  # defender_deadwood_after
-                    0,  # layoff_cards
-                    self.turn,  # turns
-                    52 - self.next_stock,  # stock_left
-                    self.dealer,  # dealer
-                    -1,  # forfeit_seat
-                    "",  # forfeit_reason
-                    (self.hands[0], self.hands[1]),  # hands
-                )
-            )
+            self._end(kernel.DRAWN, -1, -1, 0, 0, 0, 0, 0, ())
             return
         self.to_move = 1 - seat
         turn = self.turn = self.turn + 1
@@ -487,24 +447,8 @@ class Hand:
         self.knocker = seat
         self.knocker_melds = melds
         self._event(seat, "big_gin", None)
-        points = (self.rules.big_gin_bonus + dd) * self.multiplier  # type: ignore[operator]
-        self._finish(
-            HandResult(
-                outcome=BIG_GIN,
-                knocker=seat,
-                winner=seat,
-                points=points,
-                knocker_deadwood=0,
-                defender_deadwood_before=dd,
-                defender_deadwood_after=dd,
-                layoff_cards=0,
-                turns=self.turn,
-                stock_left=52 - self.next_stock,
-                dealer=self.dealer,
-                hands=(self.hands[0], self.hands[1]),
-                knocker_melds=melds,
-            )
-        )
+        _, _, points = kernel.score(rule_facts(self.rules), seat, 0, dd, dd, True, self.multiplier)
+        self._end(kernel.BIG_GIN, seat, seat, points, 0, dd, dd, 0, melds)
 
     def knocker_show(self, melds: object = None) -> tuple[tuple[Mask, ...], int]:
         """The melds the knocker shows (default: a least-deadwood arrangement) and the
@@ -556,67 +500,55 @@ class Hand:
         dh = self.hands[d]
         self.knocker_melds = kmelds
         before = tables.deadwood_mask(dh)
-        hands = (self.hands[0], self.hands[1])
-        stock = 52 - self.next_stock
-        if kd == 0:
-            # R15, R18, R21: gin; no lay-offs, never undercut
-            outcome, winner, points = GIN, k, (rules.gin_bonus + before) * self.multiplier
+        if kd == 0:  # R15, R18: gin takes no lay-offs
             after, laid = before, 0
+        elif laid is None:
+            after, laid = best_layoff(dh, kmelds, tables, before)
         else:
-            if laid is None:
-                after, laid = best_layoff(dh, kmelds, tables, before)
-            else:
-                after = tables.deadwood_mask(dh & ~laid)
-            # R19: the lower deadwood scores the difference; R20: a tie or worse is an
-            # undercut, and the defender adds the bonus; R28: without undercut_on_tie a
-            # tie scores nothing (a knock with no winner); R30: a spade upcard doubles
-            if kd < after:
-                outcome, winner, points = KNOCK_WON, k, (after - kd) * self.multiplier
-            elif kd == after and not rules.undercut_on_tie:
-                outcome, winner, points = KNOCK_WON, -1, 0
-            else:
-                outcome, winner, points = UNDERCUT, d, (kd - after + rules.undercut_bonus) * self.multiplier
-        # positional, in field order: a call with keywords costs more than the rest of the score
-        res = HandResult(
-            outcome,  # outcome
-            k,  # knocker
-            winner,  # winner
-            points,  # points
-            kd,  # knocker_deadwood
-            before,  # defender_deadwood_before
-            after,  # defender_deadwood_after
-            laid.bit_count(),  # layoff_cards
-            self.turn,  # turns
-            stock,  # stock_left
-            self.dealer,  # dealer
-            -1,  # forfeit_seat
-            "",  # forfeit_reason
-            hands,  # hands
-            kmelds,  # knocker_melds
-            laid,  # layoff
-        )
-        self._finish(res)
-        return res
+            after = tables.deadwood_mask(dh & ~laid)
+        code, winner, points = kernel.score(rule_facts(rules), k, kd, before, after, False, self.multiplier)
+        return self._end(code, k, winner, points, kd, before, after, laid, kmelds)
 
     def forfeit(self, seat: int, kind: str, reason: str) -> HandResult:
         """R25/R26: ``seat`` forfeits the hand (and its game); the opponent wins it and
         scores ``forfeit_points`` (more than any legal end of this hand could give it)."""
-        res = HandResult(
-            outcome=FORFEIT,
-            knocker=-1,
-            winner=1 - seat,
-            points=forfeit_points(self.rules, self.multiplier),
-            knocker_deadwood=0,
-            defender_deadwood_before=0,
-            defender_deadwood_after=0,
-            layoff_cards=0,
-            turns=self.turn,
-            stock_left=52 - self.next_stock,
-            dealer=self.dealer,
-            forfeit_seat=seat,
-            forfeit_reason=reason,
-            hands=(self.hands[0], self.hands[1]),
-            forfeit_kind=kind,
+        points = forfeit_points(self.rules, self.multiplier)
+        return self._end(kernel.FORFEIT, -1, 1 - seat, points, 0, 0, 0, 0, (), seat, reason, kind)
+
+    def _end(
+        self,
+        code: int,
+        knocker: int,
+        winner: int,
+        points: int,
+        kd: int,
+        before: int,
+        after: int,
+        laid: Mask,
+        melds: tuple[Mask, ...],
+        forfeit_seat: int = -1,
+        reason: str = "",
+        kind: str = "",
+    ) -> HandResult:
+        """End the hand with this result (the outcome as its ``kernel`` code)."""
+        res = HandResult(  # positional, in field order: keywords cost more than the rest of the score
+            OUTCOMES[code],
+            knocker,
+            winner,
+            points,
+            kd,
+            before,
+            after,
+            laid.bit_count(),
+            self.turn,
+            52 - self.next_stock,
+            self.dealer,
+            forfeit_seat,
+            reason,
+            (self.hands[0], self.hands[1]),
+            melds,
+            laid,
+            kind,
         )
         self._finish(res)
         return res

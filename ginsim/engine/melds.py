@@ -13,9 +13,9 @@ The ``*_mask`` functions take and return raw masks and are the hot path; ``deadw
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from itertools import combinations
 from typing import Final, NamedTuple
 
+from ginsim.engine import kernel
 from ginsim.engine.cards import RANK_MASK, RANK_OF, SUIT_OF, Card, Mask, cards_of, to_mask
 from ginsim.engine.guard import safe_repr
 from ginsim.errors import IllegalMoveError
@@ -65,26 +65,6 @@ def _cover(start: int, length: int, max_len: int) -> tuple[int, tuple[int, ...]]
     return best[length]
 
 
-def _group_options() -> dict[Mask, tuple[Mask, ...]]:
-    """For the 3 or 4 cards of one rank in a hand: each way to use them as a group (0: none)."""
-    opts: dict[Mask, tuple[Mask, ...]] = {}
-    for r in range(13):
-        cards = [s * 13 + r for s in range(4)]
-        for three in combinations(cards, 3):
-            m = sum(1 << c for c in three)
-            opts[m] = (0, m)
-        full = RANK_MASK[r]
-        opts[full] = (0, full, *(full & ~(1 << c) for c in cards))
-    return opts
-
-
-GROUP_OPTIONS: Final = _group_options()
-VALUE_OF_BIT: Final = {1 << r: _VALUES[r] for r in range(13)}
-"""Value of the rank whose bit is given."""
-SAME_VALUE_UP: Final = {1 << r: (1 << r) if r < 9 else 0x1E00 for r in range(13)}
-"""The ranks of the same value as the given rank bit (ten to king share 10)."""
-
-
 class Melds(NamedTuple):
     """A hand's best arrangement: the melds (masks) and the deadwood left over."""
 
@@ -99,45 +79,58 @@ class Melds(NamedTuple):
 
 
 class MeldTables:
-    """The per-suit tables for one ``max_run_length`` (None: runs of any length) and the
-    hot functions built on them. Get one with ``tables_for``."""
+    """The per-suit tables for one ``max_run_length`` (None: runs of any length), as the
+    flat arrays ``kernel`` computes on, and the hot functions bound to them. Get one with
+    ``tables_for``.
+
+    ``run_deadwood[p]`` is the least run-only deadwood of 13-bit suit pattern ``p``,
+    ``runnable[p]`` its cards in a stretch of three or more, ``packed[p]`` the run
+    deadwood, best single removal's gain and that removal's cards in one word,
+    ``delta[r][p]`` the run deadwood saved when the rank-``r`` card leaves ``p``, and
+    ``cover[4p..4p+3]`` the runs of ``p``'s least cover (0 after the last)."""
 
     deadwood_mask: Callable[[Mask], int]
     best_discard_mask: Callable[[Mask], tuple[int, Mask]]
-    runs_only: Callable[[Mask], int]
-    group_choices: Callable[[Mask, int], list[Mask]]
     run_deadwood: tuple[int, ...]
     runnable: tuple[int, ...]
-    suit_runs: tuple[tuple[int, ...], ...]
-    placed_runs: tuple[tuple[tuple[int, ...], ...], ...]
-    gain: tuple[int, ...]
-    gain_cards: tuple[int, ...]
+    packed: tuple[int, ...]
+    delta: tuple[tuple[int, ...], ...]
+    cover: tuple[int, ...]
+    max_run: int
 
     def __init__(self, max_run_length: int | None, source: MeldTables | None = None) -> None:
         self.max_run_length = max_run_length
+        self.max_run = -1 if max_run_length is None else max_run_length
         if source is not None:  # a copy sharing the (immutable) tables: see copy()
             self.run_deadwood = source.run_deadwood
             self.runnable = source.runnable
-            self.suit_runs = source.suit_runs
-            self.placed_runs = source.placed_runs
-            self.gain = source.gain
-            self.gain_cards = source.gain_cards
-            self.runs_only = source.runs_only
-            self.group_choices = source.group_choices
+            self.packed = source.packed
+            self.delta = source.delta
+            self.cover = source.cover
             self.deadwood_mask = source.deadwood_mask
             self.best_discard_mask = source.best_discard_mask
             return
         T, RN, RUNS = _run_tables(max_run_length or 13)
         G, GC = _removal_tables(T)
+        if max(T) > 255 or not -1024 <= min(G) <= max(G) < 1024:  # pragma: no cover
+            raise ValueError("melds: a table value does not fit its packed field")
         self.run_deadwood = T_ = tuple(T)
         self.runnable = RN_ = tuple(RN)
-        self.suit_runs = tuple(RUNS)
-        # the same runs placed in each suit's field of a hand mask
-        self.placed_runs = tuple(tuple(tuple(r << (13 * suit) for r in runs) for runs in RUNS) for suit in range(4))
-        self.gain = G_ = tuple(G)
-        self.gain_cards = GC_ = tuple(GC)
-        self.runs_only, self.group_choices, self.deadwood_mask = _deadwood_functions(T_, RN_, _removal_deltas(T))
-        self.best_discard_mask = _discard_function(T_, RN_, G_, GC_, self.group_choices, self.deadwood_mask)
+        self.packed = P_ = tuple(T[p] | (G[p] + 1024) << 8 | GC[p] << 19 for p in range(8192))
+        self.delta = D_ = tuple(tuple(T[p] - T[p & ~(1 << r)] for p in range(8192)) for r in range(13))
+        self.cover = tuple(run for runs in RUNS for run in (*runs, 0, 0, 0, 0)[:4])
+
+        def deadwood_mask(h: Mask) -> int:
+            """Least deadwood of a hand mask (R07)."""
+            return kernel.deadwood(T_, RN_, D_, h)
+
+        def best_discard_mask(h: Mask) -> tuple[int, Mask]:
+            """For a hand that must discard one card: the least deadwood after the discard
+            and the mask of every discard that reaches it."""
+            return kernel.best_discard(T_, RN_, P_, D_, h)
+
+        self.deadwood_mask = deadwood_mask
+        self.best_discard_mask = best_discard_mask
 
     def copy(self) -> MeldTables:
         """A copy of these tables whose attributes can be replaced without touching the
@@ -146,40 +139,10 @@ class MeldTables:
         return MeldTables(self.max_run_length, self)
 
     def best_melds_mask(self, h: Mask) -> Melds:
-        """The melds and deadwood of a least-deadwood arrangement of h. Deterministic: a
-        group no run could use is kept whole, and otherwise runs are preferred over
-        groups when both reach the same deadwood."""
-        a = h & 8191
-        b = h >> 13 & 8191
-        c = h >> 26 & 8191
-        d = h >> 39
-        t3 = (a & b | c & d) & (a | b) & (c | d)
-        groups = 0
-        if t3:
-            RN = self.runnable
-            free = t3 & ~(RN[a] | RN[b] | RN[c] | RN[d])
-            groups = h & (free | free << 13 | free << 26 | free << 39)
-            conflict = t3 & ~free
-            if conflict:
-                rest = h & ~groups
-                best = 1 << 30
-                best_g = 0
-                for g in self.group_choices(rest, conflict):
-                    v = self.runs_only(rest & ~g)
-                    if v < best:
-                        best, best_g = v, g
-                groups |= best_g
-        rest = h & ~groups
-        placed = self.placed_runs
-        melds = (
-            placed[0][rest & 8191] + placed[1][rest >> 13 & 8191] + placed[2][rest >> 26 & 8191] + placed[3][rest >> 39]
-        )
-        while groups:
-            low = groups & -groups
-            grp = groups & RANK_MASK[RANK_OF[low.bit_length() - 1]]
-            melds += (grp,)
-            groups &= ~grp
-        return Melds(melds, self.runs_only(rest))
+        """The melds and deadwood of a least-deadwood arrangement of h (``kernel.best_melds``)."""
+        buf = [0] * 18  # no hand holds more melds
+        n, dw = kernel.best_melds(self.run_deadwood, self.runnable, self.cover, h, buf, 0)
+        return Melds(tuple(buf[:n]), dw)
 
     def is_meld(self, m: Mask) -> bool:
         """A group of 3-4 cards of one rank (R04) or a run of 3+ consecutive cards of one
@@ -266,243 +229,6 @@ def _removal_tables(T: list[int]) -> tuple[list[int], list[int]]:
         G[p] = T[p] - best
         GC[p] = cards
     return G, GC
-
-
-def _removal_deltas(T: list[int]) -> tuple[tuple[int, ...], ...]:
-    # DELTA[1 << r][p]: run deadwood saved when the rank-r card leaves suit pattern p
-    # (0 when p lacks it; negative when the card holds a run together)
-    delta: list[tuple[int, ...]] = [()] * 4097
-    for r in range(13):
-        bit = 1 << r
-        delta[bit] = tuple(T[p] - T[p & ~bit] for p in range(8192))
-    return tuple(delta)
-
-
-def _deadwood_functions(
-    T_: tuple[int, ...], RN_: tuple[int, ...], DELTA: tuple[tuple[int, ...], ...]
-) -> tuple[Callable[[Mask], int], Callable[[Mask, int], list[Mask]], Callable[[Mask], int]]:
-    """``runs_only``, ``group_choices`` and ``deadwood_mask`` over the tables."""
-    options = GROUP_OPTIONS
-    rank_mask = RANK_MASK
-
-    def runs_only(h: Mask) -> int:
-        """Least deadwood of a hand using runs only."""
-        return T_[h & 8191] + T_[h >> 13 & 8191] + T_[h >> 26 & 8191] + T_[h >> 39]
-
-    def group_choices(h: Mask, ranks: int) -> list[Mask]:
-        """Every way to pick groups among the ranks (bits) that hold 3+ cards of h."""
-        combos = [0]
-        while ranks:
-            low = ranks & -ranks
-            ranks ^= low
-            opts = options[h & rank_mask[low.bit_length() - 1]]
-            combos = [x | o for x in combos for o in opts]
-        return combos
-
-    def deadwood_mask(h: Mask) -> int:
-        """Least deadwood of a hand mask (R07)."""
-        a = h & 8191
-        b = h >> 13 & 8191
-        c = h >> 26 & 8191
-        d = h >> 39
-        t3 = (a & b | c & d) & (a | b) & (c | d)  # ranks with 3+ cards
-        if not t3:
-            return T_[a] + T_[b] + T_[c] + T_[d]
-        if t3 & (t3 - 1):
-            # several such ranks: a group no run could use is simply kept whole
-            free = t3 & ~(RN_[a] | RN_[b] | RN_[c] | RN_[d])
-            if free:
-                keep = ~free
-                a &= keep
-                b &= keep
-                c &= keep
-                d &= keep
-                t3 ^= free
-                if not t3:
-                    return T_[a] + T_[b] + T_[c] + T_[d]
-            if t3 & (t3 - 1):
-                rest = a | b << 13 | c << 26 | d << 39
-                best = 1 << 30
-                for g in group_choices(rest, t3):
-                    r = rest & ~g
-                    v = T_[r & 8191] + T_[r >> 13 & 8191] + T_[r >> 26 & 8191] + T_[r >> 39]
-                    if v < best:
-                        best = v
-                return best
-        # one rank with 3+ cards: the savings of moving each card into the group add up
-        D = DELTA[t3]
-        da = D[a]
-        db = D[b]
-        dc = D[c]
-        dd = D[d]
-        save = da + db + dc + dd
-        if a & b & c & d & t3:
-            low = min(da, db, dc, dd)
-            if low < 0:
-                save -= low  # a group of three, leaving the card a run needs
-        return T_[a] + T_[b] + T_[c] + T_[d] - (save if save > 0 else 0)
-
-    return runs_only, group_choices, deadwood_mask
-
-
-def _discard_function(
-    T_: tuple[int, ...],
-    RN_: tuple[int, ...],
-    G_: tuple[int, ...],
-    GC_: tuple[int, ...],
-    group_choices: Callable[[Mask, int], list[Mask]],
-    deadwood_mask: Callable[[Mask], int],
-) -> Callable[[Mask], tuple[int, Mask]]:
-    """``best_discard_mask`` over the tables: the least deadwood after discarding one card
-    of an 11-card hand, and every discard that reaches it."""
-
-    def discard_runs(a: int, b: int, c: int, d: int) -> tuple[int, Mask]:
-        """Best discard when suit patterns a..d are finished with runs only."""
-        ga = G_[a]
-        gb = G_[b]
-        gc = G_[c]
-        gd = G_[d]
-        top = ga
-        if gb > top:
-            top = gb
-        if gc > top:
-            top = gc
-        if gd > top:
-            top = gd
-        cards = 0
-        if ga == top:
-            cards = GC_[a]
-        if gb == top:
-            cards |= GC_[b] << 13
-        if gc == top:
-            cards |= GC_[c] << 26
-        if gd == top:
-            cards |= GC_[d] << 39
-        return T_[a] + T_[b] + T_[c] + T_[d] - top, cards
-
-    def discard_one_rank(a: int, b: int, c: int, d: int, bit: int) -> tuple[int, Mask]:
-        """Best discard when one rank (``bit``) holds 3+ cards that runs could use:
-        try that rank's cards out of a group, in a group, and (with four) each group
-        of three."""
-        keep = ~bit
-        aq = a & keep
-        bq = b & keep
-        cq = c & keep
-        dq = d & keep
-        best, cards = discard_runs(a, b, c, d)
-        v, m = discard_runs(aq, bq, cq, dq)
-        if v < best:
-            best, cards = v, m
-        elif v == best:
-            cards |= m
-        if a & b & c & d & bit:
-            for pa, pb, pc, pd in ((a, bq, cq, dq), (aq, b, cq, dq), (aq, bq, c, dq), (aq, bq, cq, d)):
-                v, m = discard_runs(pa, pb, pc, pd)
-                if v < best:
-                    best, cards = v, m
-                elif v == best:
-                    cards |= m
-        return best, cards
-
-    def best_discard_mask(h: Mask) -> tuple[int, Mask]:
-        """For a hand that must discard one card: the least deadwood after the discard
-        and the mask of every discard that reaches it."""
-        a = h & 8191
-        b = h >> 13 & 8191
-        c = h >> 26 & 8191
-        d = h >> 39
-        t3 = (a & b | c & d) & (a | b) & (c | d)  # ranks with 3+ cards
-        if t3:
-            # Groups no run could use ("free") are kept whole: the best discard is then
-            # from the rest, or a card of a free group (from a group of four at no cost,
-            # from a group of three leaving two deadwood cards).
-            free = t3 & ~(RN_[a] | RN_[b] | RN_[c] | RN_[d])
-            if free != t3:
-                return discard_with_groups(h, a, b, c, d, t3, free)
-            keep = ~free
-            four = a & b & c & d & free
-            a &= keep
-            b &= keep
-            c &= keep
-            d &= keep
-            if four:
-                penalty = 0
-                ranks = four
-            else:
-                low = free & -free
-                penalty = 2 * VALUE_OF_BIT[low]
-                ranks = free & SAME_VALUE_UP[low]
-        # discard_runs(a, b, c, d), written out: this is the hottest path of all
-        ga = G_[a]
-        gb = G_[b]
-        gc = G_[c]
-        gd = G_[d]
-        top = ga
-        if gb > top:
-            top = gb
-        if gc > top:
-            top = gc
-        if gd > top:
-            top = gd
-        cards = 0
-        if ga == top:
-            cards = GC_[a]
-        if gb == top:
-            cards |= GC_[b] << 13
-        if gc == top:
-            cards |= GC_[c] << 26
-        if gd == top:
-            cards |= GC_[d] << 39
-        total = T_[a] + T_[b] + T_[c] + T_[d]
-        if not t3 or penalty > -top:
-            return total - top, cards
-        group = h & (ranks | ranks << 13 | ranks << 26 | ranks << 39)
-        if penalty < -top:
-            return total + penalty, group
-        return total - top, cards | group
-
-    def discard_with_groups(h: Mask, a: int, b: int, c: int, d: int, t3: int, free: int) -> tuple[int, Mask]:
-        """best_discard_mask when some rank with 3+ cards has a card a run could use."""
-        penalty = 0
-        ranks = 0
-        if free:
-            keep = ~free
-            four = a & b & c & d & free
-            a &= keep
-            b &= keep
-            c &= keep
-            d &= keep
-            t3 ^= free
-            if four:
-                ranks = four
-            else:
-                low = free & -free
-                penalty = 2 * VALUE_OF_BIT[low]
-                ranks = free & SAME_VALUE_UP[low]
-        if not t3 & (t3 - 1):
-            best, best_cards = discard_one_rank(a, b, c, d, t3)
-        else:
-            rest = a | b << 13 | c << 26 | d << 39
-            best = 1 << 30
-            best_cards = 0
-            for g in group_choices(rest, t3):
-                r = rest & ~g
-                v, cards = discard_runs(r & 8191, r >> 13 & 8191, r >> 26 & 8191, r >> 39)
-                if v < best:
-                    best, best_cards = v, cards
-                elif v == best:
-                    best_cards |= cards
-        if not free:
-            return best, best_cards
-        w = deadwood_mask(a | b << 13 | c << 26 | d << 39) + penalty
-        group = h & (ranks | ranks << 13 | ranks << 26 | ranks << 39)
-        if w < best:
-            return w, group
-        if w == best:
-            best_cards |= group
-        return best, best_cards
-
-    return best_discard_mask
 
 
 def tables_for(max_run_length: int | None = None) -> MeldTables:

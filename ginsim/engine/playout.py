@@ -15,12 +15,14 @@ strategy may know stays its own business (R13).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Final
 
+from ginsim.engine import kernel
 from ginsim.engine.cards import FULL_DECK, Card, Mask, melds_with
 from ginsim.engine.layoff import best_layoff
 from ginsim.engine.melds import MeldTables
-from ginsim.engine.rules import Rules
+from ginsim.engine.rules import Rules, rule_facts
 
 
 def _suit_keep(lo: int, hi: int) -> Mask:
@@ -107,16 +109,15 @@ def discard_with_outs(
 
 def score_knock(rules: Rules, tables: MeldTables, knocker: Mask, kd: int, defender: Mask) -> int:
     """Points of a knock with ``kd`` deadwood, from the knocker's side (negative: undercut);
-    the knocker shows its least-deadwood melds and the defender lays off all it can (R16-R20)."""
-    if kd == 0:
-        return rules.gin_bonus + tables.deadwood_mask(defender)
-    melds = tables.best_melds_mask(knocker).melds
-    after = best_layoff(defender, melds, tables)[0]
-    if kd < after:
-        return after - kd
-    if kd == after and not rules.undercut_on_tie:
-        return 0  # R28
-    return -(kd - after + rules.undercut_bonus)
+    the knocker shows its least-deadwood melds and the defender lays off all it can (R16-R20),
+    scored by ``kernel.score`` without the hand's multiplier."""
+    before = tables.deadwood_mask(defender)
+    after = before
+    if kd:
+        melds = tables.best_melds_mask(knocker).melds
+        after = best_layoff(defender, melds, tables, before)[0]
+    _, winner, points = kernel.score(rule_facts(rules), 0, kd, before, after, False, 1)
+    return points if winner == 0 else -points
 
 
 def deal_hidden(
@@ -163,6 +164,7 @@ def shuffled_stock(cards: list[Card], opp: Mask, rand: Callable[[], float]) -> l
     return stock
 
 
+@dataclass
 class Policy:
     """How the two seats of a play-out play. Both take the upcard when it melds with their
     hand and discard to the least deadwood; the opponent (seat 1) knocks as soon as it can.
@@ -175,42 +177,16 @@ class Policy:
     play-out still going after ``max_turns`` turns counts as a draw; a big gin (R22) is
     played as a gin (a discard from the eleven melded cards)."""
 
-    __slots__ = (
-        "out_weight",
-        "out_turns",
-        "prune",
-        "take_gain",
-        "knock_at",
-        "late_turn",
-        "late_knock_at",
-        "max_turns",
-        "opp_late_turn",
-        "opp_late_knock_at",
-    )
-
-    def __init__(
-        self,
-        out_weight: float = 2.0,
-        out_turns: int = 20,
-        prune: int = 6,
-        take_gain: int = 4,
-        knock_at: int = 10,
-        late_turn: int = 20,
-        late_knock_at: int = 6,
-        max_turns: int = 60,
-        opp_late_turn: int = 1_000,
-        opp_late_knock_at: int = 0,
-    ) -> None:
-        self.out_weight = out_weight
-        self.out_turns = out_turns
-        self.prune = prune
-        self.take_gain = take_gain
-        self.knock_at = knock_at
-        self.late_turn = late_turn
-        self.late_knock_at = late_knock_at
-        self.max_turns = max_turns
-        self.opp_late_turn = opp_late_turn
-        self.opp_late_knock_at = opp_late_knock_at
+    out_weight: float = 2.0
+    out_turns: int = 20
+    prune: int = 6
+    take_gain: int = 4
+    knock_at: int = 10
+    late_turn: int = 20
+    late_knock_at: int = 6
+    max_turns: int = 60
+    opp_late_turn: int = 1_000
+    opp_late_knock_at: int = 0
 
 
 def playout(

@@ -13,11 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-SIMPLE: Final = 0
-"""``simple`` and ``threshold``: take a melding upcard, discard to least deadwood (ties
-at random), knock at deadwood <= ``knock_at`` (``simple``: whenever legal)."""
-RANDOM: Final = 1
-"""``random``: take with ``take_chance``, a uniform legal discard, knock with ``knock_chance``."""
+from ginsim.engine.kernel import RANDOM, SIMPLE
+
+__all__ = ["ALWAYS", "RANDOM", "SIMPLE", "FastPolicy"]
+
 ALWAYS: Final = 1 << 20
 """A ``knock_at`` no deadwood reaches: ``simple`` knocks whenever legal."""
 

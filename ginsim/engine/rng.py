@@ -1,4 +1,5 @@
-"""A seeded random generator for strategies: the ``random.Random`` API on splitmix64.
+"""A seeded random generator for strategies: the ``random.Random`` API on splitmix64
+(``kernel.mix64``, the one implementation of its finaliser).
 
 The engine seeds one per seat per hand, so seeding must be cheap (the Mersenne Twister
 takes microseconds to seed; this takes a fraction of one). Every method of
@@ -11,6 +12,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ginsim.engine.kernel import mix64
+
 MAX_SEED = 2**63 - 1
 """The largest master seed a run accepts (seeds are 0..MAX_SEED)."""
 
@@ -19,11 +22,11 @@ _GOLDEN = 0x9E3779B97F4A7C15
 
 
 def splitmix64(x: int) -> int:
-    """The splitmix64 finaliser: a well-mixed 64-bit value of ``x``."""
+    """splitmix64 of ``x``: the finaliser of ``x`` plus the golden gamma, a well-mixed
+    64-bit value."""
     z = (x + _GOLDEN) & _M64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-    return z ^ (z >> 31)
+    hi, lo = mix64(z >> 32, z & 0xFFFFFFFF)
+    return hi << 32 | lo
 
 
 class SeededRandom(random.Random):
@@ -43,9 +46,8 @@ class SeededRandom(random.Random):
 
     def _next64(self) -> int:
         s = self._state = (self._state + _GOLDEN) & _M64
-        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-        return z ^ (z >> 31)
+        hi, lo = mix64(s >> 32, s & 0xFFFFFFFF)
+        return hi << 32 | lo
 
     def random(self) -> float:
         return (self._next64() >> 11) * (1.0 / 9007199254740992.0)
@@ -60,10 +62,7 @@ class SeededRandom(random.Random):
 
     def below(self, n: int) -> int:
         """A uniform int in [0, n) for 0 < n < 2**32: the fast path of ``randrange(n)``."""
-        s = self._state = (self._state + _GOLDEN) & _M64
-        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-        return ((z ^ (z >> 31)) * n) >> 64
+        return (self._next64() * n) >> 64
 
     def pick_bit(self, mask: int) -> int:
         """The index of one set bit of ``mask`` (one card of a card mask), uniformly at

@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from ginsim.engine.kernel import RuleFacts
 from ginsim.engine.presets import PRESET_NAMES, PRESETS
 from ginsim.errors import RulesError
 
@@ -155,6 +156,33 @@ class Rules:
             return replace(base, **values)
         except RulesError as e:
             raise RulesError(f"{source}: {str(e).removeprefix('rules: ')}") from None
+
+
+_RECENT_FACTS: list[tuple[Rules, RuleFacts]] = []  # those of the Rules objects asked for last, newest first
+
+
+def rule_facts(rules: Rules) -> RuleFacts:
+    """What ``rules`` decide for each hand, as the kernel reads it (``kernel.RuleFacts``):
+    read once per Rules object (the last few asked for are kept: the engine's and its
+    views' copies alternate), not per hand."""
+    for known, facts in _RECENT_FACTS:
+        if known is rules:
+            return facts
+    bonus = rules.big_gin_bonus
+    facts = RuleFacts(
+        limits=tuple(rules.hand_knock_limit(c) for c in range(52)),
+        mults=tuple(rules.hand_multiplier(c) for c in range(52)),
+        big_gin=bonus is not None,
+        big_gin_bonus=0 if bonus is None else bonus,
+        gin_bonus=rules.gin_bonus,
+        undercut_bonus=rules.undercut_bonus,
+        undercut_on_tie=rules.undercut_on_tie,
+        no_back=not rules.allow_discard_of_drawn_upcard,
+        max_run=-1 if rules.max_run_length is None else rules.max_run_length,
+    )
+    _RECENT_FACTS.insert(0, (rules, facts))
+    del _RECENT_FACTS[8:]
+    return facts
 
 
 def _format_value(v: Any) -> str:

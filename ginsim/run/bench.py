@@ -26,9 +26,10 @@ import numpy as np
 from ginsim.engine import _native as native
 from ginsim.engine import fastjit
 from ginsim.engine.cards import Card
-from ginsim.engine.fastplay import FastSeat, fast_hands
+from ginsim.engine.fastplay import fast_hands
 from ginsim.engine.melds import DEFAULT_TABLES
 from ginsim.engine.play import play_hand
+from ginsim.engine.policy import FastPolicy
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
@@ -184,7 +185,7 @@ def _engine(engine: str) -> Iterator[None]:
             os.environ[GENERAL_ENV] = old
 
 
-def _fast_pair(a: str) -> tuple[FastSeat, FastSeat]:
+def _fast_pair(a: str) -> tuple[FastPolicy, FastPolicy]:
     """The fast seats of ``a`` and of ``simple``, its opponent in the fast-path figures."""
     spec = parse_spec(a)
     first = fast_seat(spec.load_class(), spec.params)
@@ -213,7 +214,7 @@ def bench_fast_engine(seconds: float, reps: int, a: str = "simple", deals: int =
 def bench_jit_engine(seconds: float, reps: int, a: str = "simple", deals: int = 2000) -> float | None:
     """``a`` vs simple hands per second through numba's kernel (``fastjit``), engine only,
     each hand as the hand log's row fields; None when the kernel is not available."""
-    if not fastjit.available():
+    if not fastjit.installed():
         return None
     rules = Rules()
     seeds = deal_seeds(BENCH_SEED, 0, deals)
@@ -283,7 +284,7 @@ def run_bench(
     for name, a in (("simple", "simple"), ("threshold", "threshold:knock_at=5")):
         note(f"fast path: {a} vs simple ...")
         fast = out[f"fast_{name}_per_s_engine"] = bench_fast_engine(seconds, reps, a)
-        if fastjit.available():
+        if fastjit.installed():
             note(f"fast path, numba's kernel: {a} vs simple ...")
         jit = out[f"jit_{name}_per_s_engine"] = bench_jit_engine(seconds, reps, a)
         fast = jit or fast

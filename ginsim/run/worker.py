@@ -19,10 +19,11 @@ from typing import Any
 import numpy as np
 
 from ginsim.engine import fastjit
-from ginsim.engine.fastplay import RANDOM, ROW_FIELDS, SIMPLE, FastSeat, fast_rows, play_fast_game
+from ginsim.engine.fastplay import ROW_FIELDS, ROW_WIDTH, fast_rows, play_fast_game
 from ginsim.engine.game import GameResult, play_game
 from ginsim.engine.guard import check_user_stop, guarded
 from ginsim.engine.play import FORFEIT, HandResult, play_hand
+from ginsim.engine.policy import RANDOM, SIMPLE, FastPolicy
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
@@ -166,7 +167,7 @@ def _play_game_unit(
     cls_a: type[Strategy],
     cls_b: type[Strategy],
     cols: _Columns,
-    fast: tuple[FastSeat, FastSeat] | None = None,
+    fast: tuple[FastPolicy, FastPolicy] | None = None,
 ) -> None:
     """One game (twice with duplicate deals): the h-th hand of both copies uses the same deck."""
     seeds: list[int] = []
@@ -256,7 +257,7 @@ def general_forced() -> bool:
     return os.environ.get(GENERAL_ENV, "") not in ("", "0")
 
 
-def fast_seat(cls: type[Strategy], params: dict[str, Any]) -> FastSeat | None:
+def fast_seat(cls: type[Strategy], params: dict[str, Any]) -> FastPolicy | None:
     """The fast form of a built-in parametric policy, or None for any other class: the
     exact class is checked, so a subclass, a user's strategy or an outside player is
     always played by the general engine."""
@@ -266,12 +267,12 @@ def fast_seat(cls: type[Strategy], params: dict[str, Any]) -> FastSeat | None:
 
     if cls is Simple:
         Simple(**params)  # the same checks of the parameters as the general path
-        return FastSeat(SIMPLE)
+        return FastPolicy(SIMPLE)
     if cls is Threshold:
-        return FastSeat(SIMPLE, Threshold(**params).knock_at)
+        return FastPolicy(SIMPLE, Threshold(**params).knock_at)
     if cls is RandomPlay:
         r = RandomPlay(**params)
-        return FastSeat(RANDOM, take_chance=float(r.take_chance), knock_chance=float(r.knock_chance))
+        return FastPolicy(RANDOM, take_chance=float(r.take_chance), knock_chance=float(r.knock_chance))
     return None
 
 
@@ -282,7 +283,8 @@ def engine_choice() -> str:
     ChunkTask, so worker processes started earlier (with another environment) follow it."""
     if general_forced():
         return "general"
-    return "auto" if fastjit.wanted() else "compiled"
+    jit_off = os.environ.get("GINSIM_JIT", "1").strip().lower() in ("0", "no", "false", "off")
+    return "compiled" if jit_off or os.environ.get("GINSIM_PURE", "").strip() not in ("", "0") else "auto"
 
 
 def fast_path_reason(rules: Rules, cls_a: type[Strategy], cls_b: type[Strategy], engine: str | None = None) -> str:
@@ -310,7 +312,7 @@ def _fast_kind(cls: type[Strategy]) -> int | None:
     return None
 
 
-def fast_seats(task: ChunkTask, cls_a: type[Strategy], cls_b: type[Strategy]) -> tuple[FastSeat, FastSeat] | None:
+def fast_seats(task: ChunkTask, cls_a: type[Strategy], cls_b: type[Strategy]) -> tuple[FastPolicy, FastPolicy] | None:
     """The two fast seats (strategy a's first) when the fast path plays this chunk."""
     if fast_path_reason(task.rules, cls_a, cls_b, task.engine):
         return None
@@ -323,7 +325,7 @@ def fast_seats(task: ChunkTask, cls_a: type[Strategy], cls_b: type[Strategy]) ->
 
 def _fast_hand_columns(
     task: ChunkTask,
-    fast: tuple[FastSeat, FastSeat],
+    fast: tuple[FastPolicy, FastPolicy],
     decks: np.ndarray,
     streams: list[tuple[int, np.ndarray, np.ndarray]],
 ) -> dict[str, np.ndarray]:
@@ -336,7 +338,7 @@ def _fast_hand_columns(
     ncopy = len(streams)
     jit = task.engine == "auto" and fastjit.installed()
     if not jit:
-        deck_list = decks.tolist()
+        deck_list = decks.reshape(n * 52).tolist()
         dealer_list = dealers.tolist()
     by_copy: list[dict[str, np.ndarray]] = []
     for copy, s0, s1 in streams:  # each copy's two seat seeds per deal
@@ -345,7 +347,7 @@ def _fast_hand_columns(
             table = fastjit.jit_rows(task.rules, seats, decks, dealers, s0, s1)
         else:
             flat = fast_rows(task.rules, seats, deck_list, dealer_list, s0.tolist(), s1.tolist())
-            table = np.asarray(flat, dtype=np.int64).reshape(n, len(ROW_FIELDS))
+            table = np.asarray(flat, dtype=np.int64).reshape(n, ROW_WIDTH)
         cols = {name: table[:, j] for j, name in enumerate(ROW_FIELDS)}
         cols["seat_a"] = np.full(n, copy, dtype=np.int64)
         cols["copy"] = np.full(n, copy, dtype=np.int64)

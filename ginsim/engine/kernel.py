@@ -1,0 +1,872 @@
+"""The rulebook's arithmetic, written once: melds, discards, lay-offs, the score, the
+built-in policies and the fast turn loop, over ints and flat tables.
+
+Every rule the engine computes lives here, as plain functions of ints (cards, 52-bit
+masks, 13-bit suit patterns) and flat integer tables (``MeldTables``' arrays, built once
+in ``melds``). The general engine (``hand``), the fast path (``fastplay``), the play-outs
+(``playout``) and the terminal's score lines call these functions; nothing else holds a
+copy of a rule.
+
+One source, two compilers:
+
+- mypyc compiles this module with the other hot modules (``_native.HOT``); tables are
+  tuples and buffers lists, and every value is a short int (below 2**62).
+- numba compiles the same functions from this file's source when it is installed
+  (``fastjit`` loads the source a second time and jits each function); tables and
+  buffers are then int64 arrays.
+
+So the code keeps to what both compile alike: ints, floats, bools, tuples of them, lists
+of ints, arrays or tuples indexed by int, and no method of ``int`` (no ``bit_count``, no
+``bit_length``): ``count`` and ``low_index`` do those. Every intermediate value stays
+below 2**62, so no product ever needs more than 64 bits: splitmix64 runs on 32-bit
+halves, its products taken in 16-bit pieces (``_mul``).
+
+Outcome codes are indices in ``hand.OUTCOMES`` (checked there at import).
+"""
+
+from __future__ import annotations
+
+from typing import Final, NamedTuple
+
+KNOCK: Final = 0
+UNDERCUT: Final = 1
+GIN: Final = 2
+BIG_GIN: Final = 3
+DRAWN: Final = 4
+FORFEIT: Final = 5
+
+SIMPLE: Final = 0
+"""The policy kind of ``simple`` and ``threshold`` (``policy.FastPolicy``): take a melding
+upcard, discard to least deadwood (ties at random), knock at deadwood <= ``knock_at``."""
+RANDOM: Final = 1
+"""The policy kind of ``random``: take with ``take_chance``, a uniform legal discard, knock
+with ``knock_chance``."""
+
+MAX_TURNS: Final = 500
+"""A hand where the stock stops shrinking because both players keep taking each other's
+discards could go on forever; at this many turns it ends as a draw. Ordinary hands end
+within about 60 turns, so the cap never touches them."""
+
+ROW_WIDTH: Final = 19
+"""Ints per hand written by ``play_rows``: the hand log's twelve fields (``fastplay.ROW_FIELDS``),
+then the two final hands, the cards laid off and the knocker's melds (up to four, 0 after
+the last)."""
+
+LAYOFF_ROOM: Final = 67
+"""Scratch ints ``layoff_search`` needs per knocker meld (beyond the melds themselves)."""
+SCRATCH: Final = 4 + 4 * LAYOFF_ROOM
+"""Scratch ints ``play_hand`` needs: a ten-card knocker shows at most three melds (room
+for four), each with ``LAYOFF_ROOM`` for the lay-off search."""
+
+_SUIT: Final = 8191
+_RANK_BITS: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39
+_BIG: Final = 1 << 30
+_M32: Final = 0xFFFFFFFF
+_M16: Final = 0xFFFF
+_GOLDEN_HI: Final = 0x9E3779B9  # splitmix64's constants, as 32-bit halves
+_GOLDEN_LO: Final = 0x7F4A7C15
+_C1_HI: Final = 0xBF58476D
+_C1_LO: Final = 0x1CE4E5B9
+_C2_HI: Final = 0x94D049BB
+_C2_LO: Final = 0x133111EB
+_UNIT: Final = 1.0 / 9007199254740992.0  # 2**-53
+
+
+class RuleFacts(NamedTuple):
+    """What the rules decide for a hand, read once from a ``Rules`` (``rules.rule_facts``):
+    the knock limit and score multiplier of each possible first upcard (R14, R29, R30)
+    and the scoring and discard rules as plain numbers."""
+
+    limits: tuple[int, ...]
+    mults: tuple[int, ...]
+    big_gin: bool
+    big_gin_bonus: int
+    gin_bonus: int
+    undercut_bonus: int
+    undercut_on_tie: bool
+    no_back: bool
+    max_run: int  # max_run_length, -1 for none
+
+
+# -- bits ----------------------------------------------------------------------------
+
+
+def count(m: int) -> int:
+    """How many cards the mask ``m`` holds."""
+    n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n
+
+
+def low_index(m: int) -> int:
+    """The index of the lowest set bit of a non-zero mask (the lowest card)."""
+    n = 0
+    if not m & _M32:
+        n += 32
+        m >>= 32
+    if not m & _M16:
+        n += 16
+        m >>= 16
+    if not m & 255:
+        n += 8
+        m >>= 8
+    if not m & 15:
+        n += 4
+        m >>= 4
+    if not m & 3:
+        n += 2
+        m >>= 2
+    if not m & 1:
+        n += 1
+    return n
+
+
+def melds_with(card: int, hand: int) -> bool:
+    """Whether ``card`` added to ``hand`` lies in some meld of the result (a group of 3+
+    or a run of 3+, R04-R05)."""
+    h = hand | 1 << card
+    rank = card % 13
+    x = h >> rank
+    if (x & 1) + (x >> 13 & 1) + (x >> 26 & 1) + (x >> 39 & 1) >= 3:
+        return True
+    p = h >> (card - rank) & _SUIT
+    three = p & (p >> 1) & (p >> 2)
+    return (three | three << 1 | three << 2) >> rank & 1 != 0
+
+
+# -- splitmix64 on 32-bit halves (``SeededRandom``'s stream) ---------------------------
+
+
+def _mul(xh: int, xl: int, ch: int, cl: int) -> tuple[int, int]:
+    """The low 64 bits of x * c for 64-bit x and c given as 32-bit halves, as halves,
+    multiplied in 16-bit pieces so that no product passes 2**62."""
+    x0 = xl & _M16
+    x1 = xl >> 16
+    x2 = xh & _M16
+    x3 = xh >> 16
+    c0 = cl & _M16
+    c1 = cl >> 16
+    c2 = ch & _M16
+    c3 = ch >> 16
+    t1 = x0 * c1 + x1 * c0
+    low = x0 * c0 + ((t1 & _M16) << 16)
+    t3 = x0 * c3 + x1 * c2 + x2 * c1 + x3 * c0
+    high = (low >> 32) + (t1 >> 16) + x0 * c2 + x1 * c1 + x2 * c0 + ((t3 & _M16) << 16)
+    return high & _M32, low & _M32
+
+
+def mix64(hi: int, lo: int) -> tuple[int, int]:
+    """splitmix64's finaliser of the 64-bit value ``hi:lo``, as halves."""
+    hi, lo = _mul(hi ^ (hi >> 30), lo ^ (((hi << 2) & _M32) | (lo >> 30)), _C1_HI, _C1_LO)
+    hi, lo = _mul(hi ^ (hi >> 27), lo ^ (((hi << 5) & _M32) | (lo >> 27)), _C2_HI, _C2_LO)
+    return hi ^ (hi >> 31), lo ^ (((hi << 1) & _M32) | (lo >> 31))
+
+
+def next64(st: list[int], i: int) -> tuple[int, int]:
+    """Advance stream ``i`` of ``st`` (its state's halves at ``st[2i]``, ``st[2i+1]``) and
+    return its next 64-bit output as halves."""
+    lo = st[2 * i + 1] + _GOLDEN_LO
+    hi = (st[2 * i] + _GOLDEN_HI + (lo >> 32)) & _M32
+    lo &= _M32
+    st[2 * i] = hi
+    st[2 * i + 1] = lo
+    return mix64(hi, lo)
+
+
+def rand_float(st: list[int], i: int) -> float:
+    """``SeededRandom.random()``: a uniform float in [0, 1) from stream ``i``."""
+    zh, zl = next64(st, i)
+    return ((zh << 21) | (zl >> 11)) * _UNIT
+
+
+def below(st: list[int], i: int, k: int) -> int:
+    """``SeededRandom.below(k)``: (z * k) >> 64 for the next output z, 0 < k < 2**16."""
+    zh, zl = next64(st, i)
+    low = (zl & _M16) * k + (((zl >> 16) * k) << 16)
+    return ((zh & _M16) * k + (((zh >> 16) * k) << 16) + (low >> 32)) >> 32
+
+
+def pick_bit(st: list[int], i: int, mask: int) -> int:
+    """``SeededRandom.pick_bit``: one card of ``mask``, uniformly, with one draw."""
+    n = below(st, i, count(mask))
+    for _ in range(n):
+        mask &= mask - 1
+    return low_index(mask)
+
+
+# -- melds and deadwood (R04-R07) -------------------------------------------------------
+
+
+def runs(P: tuple[int, ...], a: int, b: int, c: int, d: int) -> tuple[int, int, int]:
+    """Suit patterns a..d finished with runs only: their run deadwood, the most one
+    discard saves and the discards that save it. ``P`` packs per pattern its run
+    deadwood (bits 0-7), its best removal's gain offset by 1024 (8-18) and that
+    removal's cards (19-31): one lookup a suit."""
+    pa = P[a]
+    pb = P[b]
+    pc = P[c]
+    pd = P[d]
+    ga = (pa >> 8 & 2047) - 1024
+    gb = (pb >> 8 & 2047) - 1024
+    gc = (pc >> 8 & 2047) - 1024
+    gd = (pd >> 8 & 2047) - 1024
+    top = ga
+    if gb > top:
+        top = gb
+    if gc > top:
+        top = gc
+    if gd > top:
+        top = gd
+    cards = 0
+    if ga == top:
+        cards = pa >> 19
+    if gb == top:
+        cards |= (pb >> 19) << 13
+    if gc == top:
+        cards |= (pc >> 19) << 26
+    if gd == top:
+        cards |= (pd >> 19) << 39
+    return (pa & 255) + (pb & 255) + (pc & 255) + (pd & 255), top, cards
+
+
+def runs_only(T: tuple[int, ...], h: int) -> int:
+    """Least deadwood of a hand using runs only (``T``: each suit pattern's)."""
+    return T[h & _SUIT] + T[h >> 13 & _SUIT] + T[h >> 26 & _SUIT] + T[h >> 39]
+
+
+def group_count(ranks: int, four: int) -> int:
+    """How many choices of groups there are among ``ranks`` (bits): per rank none or all
+    its cards, and for ranks in ``four`` each three of its four as well."""
+    n = 1
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
+        n *= 6 if four & low else 2
+    return n
+
+
+def group_choice(rest: int, ranks: int, four: int, k: int, total: int) -> int:
+    """The ``k``-th of the ``total`` choices of groups among ``ranks`` of ``rest`` (the
+    cards grouped), lowest rank most significant: per rank none, all its cards, then
+    without its lowest card, its second lowest, ... Computed, not listed."""
+    x = 0
+    div = total
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
+        m = 6 if four & low else 2
+        div //= m
+        opt = (k // div) % m
+        if opt:
+            g = rest & _RANK_BITS << low_index(low)
+            if opt == 1:
+                x |= g
+            else:
+                q = g
+                for _ in range(opt - 2):
+                    q &= q - 1
+                x |= g ^ (q & -q)
+    return x
+
+
+def deadwood(T: tuple[int, ...], RN: tuple[int, ...], DELTA: tuple[tuple[int, ...], ...], h: int) -> int:
+    """Least deadwood of a hand mask (R07). ``RN``: each pattern's cards that lie in a
+    stretch of 3+; ``DELTA[r][p]``: the run deadwood saved when the rank-r card leaves p."""
+    a = h & _SUIT
+    b = h >> 13 & _SUIT
+    c = h >> 26 & _SUIT
+    d = h >> 39
+    t3 = (a & b | c & d) & (a | b) & (c | d)  # ranks with 3+ cards
+    if not t3:
+        return T[a] + T[b] + T[c] + T[d]
+    if t3 & (t3 - 1):
+        # several such ranks: a group no run could use is simply kept whole
+        free = t3 & ~(RN[a] | RN[b] | RN[c] | RN[d])
+        if free:
+            keep = ~free
+            a &= keep
+            b &= keep
+            c &= keep
+            d &= keep
+            t3 ^= free
+            if not t3:
+                return T[a] + T[b] + T[c] + T[d]
+        if t3 & (t3 - 1):
+            rest = a | b << 13 | c << 26 | d << 39
+            four = a & b & c & d
+            total = group_count(t3, four)
+            best = _BIG
+            for k in range(total):
+                v = runs_only(T, rest & ~group_choice(rest, t3, four, k, total))
+                if v < best:
+                    best = v
+            return best
+    # one rank with 3+ cards: the savings of moving each card into the group add up
+    D = DELTA[low_index(t3)]
+    da = D[a]
+    db = D[b]
+    dc = D[c]
+    dd = D[d]
+    save = da + db + dc + dd
+    if a & b & c & d & t3:
+        low = min(da, db, dc, dd)
+        if low < 0:
+            save -= low  # a group of three, leaving the card a run needs
+    return T[a] + T[b] + T[c] + T[d] - (save if save > 0 else 0)
+
+
+def _one_rank(P: tuple[int, ...], a: int, b: int, c: int, d: int, bit: int) -> tuple[int, int]:
+    """The best discard when one rank (``bit``) holds 3+ cards a run could use: its cards
+    out of a group, in a group, and (with four) each group of three."""
+    keep = ~bit
+    aq = a & keep
+    bq = b & keep
+    cq = c & keep
+    dq = d & keep
+    total, top, cards = runs(P, a, b, c, d)
+    best = total - top
+    total, top, m = runs(P, aq, bq, cq, dq)
+    v = total - top
+    if v < best:
+        best, cards = v, m
+    elif v == best:
+        cards |= m
+    if a & b & c & d & bit:
+        for i in range(4):
+            total, top, m = runs(P, a if i == 0 else aq, b if i == 1 else bq, c if i == 2 else cq, d if i == 3 else dq)
+            v = total - top
+            if v < best:
+                best, cards = v, m
+            elif v == best:
+                cards |= m
+    return best, cards
+
+
+def _group_discard(P: tuple[int, ...], a: int, b: int, c: int, d: int, ranks: int) -> tuple[int, int]:
+    """The best discard over every choice of groups among the ranks that hold 3+ cards a
+    run could use (each rank's cards out of a group, in one, or with four each group of
+    three); the union of the discards reaching it."""
+    rest = a | b << 13 | c << 26 | d << 39
+    best = _BIG
+    best_cards = 0
+    four = a & b & c & d
+    choices = group_count(ranks, four)
+    for k in range(choices):
+        r = rest & ~group_choice(rest, ranks, four, k, choices)
+        total, top, cards = runs(P, r & _SUIT, r >> 13 & _SUIT, r >> 26 & _SUIT, r >> 39)
+        v = total - top
+        if v < best:
+            best, best_cards = v, cards
+        elif v == best:
+            best_cards |= cards
+    return best, best_cards
+
+
+def best_discard(
+    T: tuple[int, ...], RN: tuple[int, ...], P: tuple[int, ...], DELTA: tuple[tuple[int, ...], ...], h: int
+) -> tuple[int, int]:
+    """For a hand that must discard one card: the least deadwood after the discard and
+    the mask of every discard that reaches it."""
+    a = h & _SUIT
+    b = h >> 13 & _SUIT
+    c = h >> 26 & _SUIT
+    d = h >> 39
+    t3 = (a & b | c & d) & (a | b) & (c | d)  # ranks with 3+ cards
+    if not t3:
+        total, top, cards = runs(P, a, b, c, d)
+        return total - top, cards
+    # Groups no run could use ("free") are kept whole: the best discard is then from the
+    # rest, or a card of a free group (from four at no cost, from three leaving two
+    # deadwood cards of its value).
+    free = t3 & ~(RN[a] | RN[b] | RN[c] | RN[d])
+    conflict = t3 ^ free
+    penalty = 0
+    ranks = 0
+    if free:
+        keep = ~free
+        four = a & b & c & d & free
+        a &= keep
+        b &= keep
+        c &= keep
+        d &= keep
+        if four:
+            ranks = four
+        else:
+            low = free & -free
+            r = low_index(low)
+            penalty = 2 * (r + 1 if r < 9 else 10)
+            ranks = free & (low if r < 9 else 0x1E00)  # the ranks of the same value
+    group = h & (ranks | ranks << 13 | ranks << 26 | ranks << 39)
+    if not conflict:
+        total, top, cards = runs(P, a, b, c, d)
+        if penalty > -top:
+            return total - top, cards
+        if penalty < -top:
+            return total + penalty, group
+        return total - top, cards | group
+    if conflict & (conflict - 1):
+        best, cards = _group_discard(P, a, b, c, d, conflict)
+    else:
+        best, cards = _one_rank(P, a, b, c, d, conflict)
+    if not free:
+        return best, cards
+    w = deadwood(T, RN, DELTA, a | b << 13 | c << 26 | d << 39) + penalty
+    if w < best:
+        return w, group
+    if w == best:
+        cards |= group
+    return best, cards
+
+
+def best_melds(
+    T: tuple[int, ...], RN: tuple[int, ...], COVER: tuple[int, ...], h: int, buf: list[int], o: int
+) -> tuple[int, int]:
+    """A least-deadwood arrangement of ``h``: its melds (masks) into ``buf[o:o+n]`` (room
+    for 18), and (n, its deadwood). Deterministic: a group no run could use is kept whole;
+    among the other choices of groups the first of least run deadwood (``group_choice``'s
+    order); then each suit's runs (``COVER[4p..4p+3]``: the runs of pattern p's least
+    cover, 0 after the last), then the groups by their lowest card."""
+    a = h & _SUIT
+    b = h >> 13 & _SUIT
+    c = h >> 26 & _SUIT
+    d = h >> 39
+    t3 = (a & b | c & d) & (a | b) & (c | d)
+    groups = 0
+    if t3:
+        free = t3 & ~(RN[a] | RN[b] | RN[c] | RN[d])
+        groups = h & (free | free << 13 | free << 26 | free << 39)
+        conflict = t3 & ~free
+        if conflict:
+            rest = h & ~groups
+            four = (rest & _SUIT) & (rest >> 13 & _SUIT) & (rest >> 26 & _SUIT) & (rest >> 39)
+            total = group_count(conflict, four)
+            best = _BIG
+            best_g = 0
+            for k in range(total):
+                g = group_choice(rest, conflict, four, k, total)
+                v = runs_only(T, rest & ~g)
+                if v < best:
+                    best, best_g = v, g
+            groups |= best_g
+    rest = h & ~groups
+    n = 0
+    for suit in range(4):
+        base = 4 * (rest >> (13 * suit) & _SUIT)
+        for j in range(4):
+            run = COVER[base + j]
+            if run == 0:
+                break
+            buf[o + n] = run << (13 * suit)
+            n += 1
+    while groups:
+        grp = groups & _RANK_BITS << (low_index(groups) % 13)
+        buf[o + n] = grp
+        n += 1
+        groups &= ~grp
+    return n, runs_only(T, rest)
+
+
+# -- lay-offs (R17) -------------------------------------------------------------------
+
+
+def layoff_choices(defender: int, meld: int, max_run: int, buf: list[int], o: int) -> int:
+    """The sets of the defender's cards that can be laid off on one knocker meld, into
+    ``buf[o:]`` (0 first; room for 64); how many. The fourth card of a group of three,
+    and stretches that extend a run at either end (a chain: after 9S goes on 6S-7S-8S, TS
+    may follow) within ``max_run`` (-1: no limit)."""
+    n = count(meld)
+    low = low_index(meld)
+    rank_cards = _RANK_BITS << (low % 13)
+    buf[o] = 0
+    k = 1
+    if meld & rank_cards == meld:  # a group
+        fourth = rank_cards & ~meld & defender
+        if n == 3 and fourth:
+            buf[o + 1] = fourth
+            k = 2
+        return k
+    lowest = low - low % 13
+    room = max_run - n if max_run >= 0 else 13
+    below_n = 0
+    c = low - 1
+    ext = 0
+    while c >= lowest and defender >> c & 1 and below_n < room:
+        ext |= 1 << c
+        buf[o + k] = ext
+        k += 1
+        below_n += 1
+        c -= 1
+    above_n = 0
+    c = low + n
+    ext = 0
+    while c <= lowest + 12 and defender >> c & 1 and above_n < room:
+        ext |= 1 << c
+        buf[o + k] = ext
+        k += 1
+        above_n += 1
+        c += 1
+    for i in range(below_n):
+        for j in range(above_n):
+            both = buf[o + 1 + i] | buf[o + 1 + below_n + j]
+            if count(both) <= room:
+                buf[o + k] = both
+                k += 1
+    return k
+
+
+def attach_cards(buf: list[int], mo: int, nm: int) -> int:
+    """Cards that could start a lay-off on the melds ``buf[mo:mo+nm]``: the missing card
+    of each group of three and the card just past each end of each run. No lay-off is
+    possible without one of them."""
+    out = 0
+    for i in range(nm):
+        meld = buf[mo + i]
+        n = count(meld)
+        low = low_index(meld)
+        rank_cards = _RANK_BITS << (low % 13)
+        if meld & rank_cards == meld:
+            if n == 3:
+                out |= rank_cards & ~meld
+            continue
+        if low % 13:
+            out |= 1 << (low - 1)
+        high = low + n - 1
+        if high % 13 != 12:
+            out |= 1 << (high + 1)
+    return out
+
+
+def layoff_search(
+    T: tuple[int, ...],
+    RN: tuple[int, ...],
+    DELTA: tuple[tuple[int, ...], ...],
+    defender: int,
+    buf: list[int],
+    mo: int,
+    nm: int,
+    max_run: int,
+    before: int,
+    target: int,
+) -> tuple[int, int]:
+    """Every set of the defender's cards that can be laid off at once on the knocker's
+    melds ``buf[mo:mo+nm]`` (each meld takes one of its ``layoff_choices``, no card
+    twice), walked in order (the first meld's choice most significant), with scratch
+    ``buf[mo+nm:]`` (``LAYOFF_ROOM`` ints a meld).
+
+    With ``target`` < 0: the least deadwood after laying off and the cards laid off to
+    reach it (ties: the fewest cards, then the first met; ``before``: the deadwood with
+    none). Otherwise: (1, 0) when exactly the cards ``target`` can be laid off, else (0, 0)."""
+    w = mo + nm  # choices of level i at w + 64 i; their count, index and union so far after
+    cnt = w + 64 * nm
+    idx = cnt + nm
+    acc = idx + nm
+    levels = 0
+    for i in range(nm):
+        k = layoff_choices(defender, buf[mo + i], max_run, buf, w + 64 * levels)
+        if k > 1:
+            buf[cnt + levels] = k
+            levels += 1
+    if levels == 0:
+        return (1 if target == 0 else 0, 0) if target >= 0 else (before, 0)
+    best = before
+    best_cards = 0
+    best_n = 0
+    level = 0
+    buf[idx] = 0
+    buf[acc] = 0
+    while True:
+        j = buf[idx + level]
+        if j == buf[cnt + level]:  # this level's choices are done
+            if level == 0:
+                break
+            level -= 1
+            buf[idx + level] += 1
+            continue
+        ch = buf[w + 64 * level + j]
+        x = buf[acc + level]
+        if x & ch:
+            buf[idx + level] = j + 1
+            continue
+        laid = x | ch
+        if level + 1 < levels:
+            level += 1
+            buf[idx + level] = 0
+            buf[acc + level] = laid
+            continue
+        buf[idx + level] = j + 1
+        if target >= 0:
+            if laid == target:
+                return 1, 0
+        elif laid:
+            v = deadwood(T, RN, DELTA, defender & ~laid)
+            n = count(laid)
+            if v < best or (v == best and best_n and n < best_n):
+                best, best_cards, best_n = v, laid, n
+    return (0, 0) if target >= 0 else (best, best_cards)
+
+
+def best_layoff(
+    T: tuple[int, ...],
+    RN: tuple[int, ...],
+    DELTA: tuple[tuple[int, ...], ...],
+    defender: int,
+    buf: list[int],
+    mo: int,
+    nm: int,
+    max_run: int,
+    before: int,
+) -> tuple[int, int]:
+    """The defender's least deadwood after laying off on the melds ``buf[mo:mo+nm]`` and
+    the cards laid off to reach it (``layoff_search``); ``before``: its deadwood without."""
+    if not defender & attach_cards(buf, mo, nm):
+        return before, 0
+    return layoff_search(T, RN, DELTA, defender, buf, mo, nm, max_run, before, -1)
+
+
+# -- the score (R15, R18-R22, R28, R30) --------------------------------------------------
+
+
+def score(facts: RuleFacts, k: int, kd: int, before: int, after: int, big: bool, mult: int) -> tuple[int, int, int]:
+    """A showdown's outcome code, winner and points: seat ``k`` knocked with deadwood
+    ``kd`` (or went big gin), the defender's deadwood ``before`` and ``after`` its
+    lay-offs, the hand's multiplier ``mult``. Gin and big gin take no lay-offs and are
+    never undercut; a tie is an undercut unless the rules say otherwise (R28)."""
+    if big:
+        return BIG_GIN, k, (facts.big_gin_bonus + before) * mult
+    if kd == 0:
+        return GIN, k, (facts.gin_bonus + before) * mult
+    if kd < after:
+        return KNOCK, k, (after - kd) * mult
+    if kd == after and not facts.undercut_on_tie:
+        return KNOCK, -1, 0
+    return UNDERCUT, 1 - k, (kd - after + facts.undercut_bonus) * mult
+
+
+# -- the built-in policies (ginsim.engine.policy) ----------------------------------------
+
+
+def policy_takes(kinds: list[int], chances: list[float], st: list[int], seat: int, up: int, held: int) -> bool:
+    """Whether ``seat``'s policy takes the upcard ``up`` into ``held``."""
+    if kinds[seat] == RANDOM:
+        return rand_float(st, seat) < chances[2 * seat]
+    return melds_with(up, held)
+
+
+def policy_discard(
+    T: tuple[int, ...],
+    RN: tuple[int, ...],
+    P: tuple[int, ...],
+    DELTA: tuple[tuple[int, ...], ...],
+    kinds: list[int],
+    st: list[int],
+    seat: int,
+    held: int,
+    drawn: int,
+    from_pile: bool,
+    no_back: bool,
+) -> tuple[int, int]:
+    """The card ``seat``'s policy discards from its 11 cards ``held``, and the deadwood
+    after it. ``simple`` never throws back an upcard it just took, whatever the rules
+    allow, and breaks ties among its least-deadwood discards at random."""
+    if kinds[seat] == RANDOM:
+        legal = held & ~(1 << drawn) if from_pile and no_back else held
+        c = pick_bit(st, seat, legal)
+        return c, deadwood(T, RN, DELTA, held & ~(1 << c))
+    legal = held & ~(1 << drawn) if from_pile else held
+    dw, cards = best_discard(T, RN, P, DELTA, held)
+    cards &= legal
+    if not cards:
+        dw = _BIG
+        q = legal
+        while q:
+            low = q & -q
+            q ^= low
+            v = deadwood(T, RN, DELTA, held & ~low)
+            if v < dw:
+                dw = v
+                cards = low
+            elif v == dw:
+                cards |= low
+    if cards & (cards - 1) == 0:
+        return low_index(cards), dw
+    return pick_bit(st, seat, cards), dw
+
+
+def policy_knocks(
+    kinds: list[int], knock_at: list[int], chances: list[float], st: list[int], seat: int, dw: int
+) -> bool:
+    """Whether ``seat``'s policy knocks at deadwood ``dw`` (asked only when it may)."""
+    if kinds[seat] == RANDOM:
+        return rand_float(st, seat) < chances[2 * seat + 1]
+    return dw <= knock_at[seat]
+
+
+# -- the fast turn loop ------------------------------------------------------------------
+
+
+def deal(decks: list[int], d0: int) -> tuple[int, int]:
+    """R08: ten cards each, one at a time from the top of ``decks[d0:]``, the non-dealer
+    first: (the non-dealer's hand, the dealer's). The 21st card is the upcard."""
+    h_nd = 0
+    h_d = 0
+    for i in range(0, 20, 2):
+        h_nd |= 1 << decks[d0 + i]
+        h_d |= 1 << decks[d0 + i + 1]
+    return h_nd, h_d
+
+
+def play_hand(
+    facts: RuleFacts,
+    T: tuple[int, ...],
+    RN: tuple[int, ...],
+    P: tuple[int, ...],
+    DELTA: tuple[tuple[int, ...], ...],
+    COVER: tuple[int, ...],
+    kinds: list[int],
+    knock_at: list[int],
+    chances: list[float],
+    decks: list[int],
+    d0: int,
+    dealer: int,
+    st: list[int],
+    out: list[int],
+    o: int,
+    scratch: list[int],
+) -> None:
+    """One hand of two built-in policies: the deck ``decks[d0:d0+52]`` (top first) dealt
+    by ``dealer``, the seats' streams in ``st``; the ``ROW_WIDTH`` ints from ``out[o]``;
+    ``scratch`` (``SCRATCH`` ints) for the showdown.
+
+    The deal (R08), the first-turn offer (R09: non-dealer, then dealer; both pass: the
+    non-dealer draws), draw or take (R10), discard and knock within the hand's limit
+    (R11-R14), big gin right after a draw (R22), a draw at a stock of two (R23) or at
+    ``MAX_TURNS``, then the showdown: the knocker shows ``best_melds``, the defender lays
+    off by ``best_layoff``, and ``score`` scores. Only the top of the discard pile matters
+    to these policies: a card taken is replaced at once by a discard."""
+    nd = 1 - dealer
+    h_nd, h_d = deal(decks, d0)
+    h0 = h_nd if nd == 0 else h_d
+    h1 = h_d if nd == 0 else h_nd
+    up = decks[d0 + 20]
+    limit = facts.limits[up]
+    mult = facts.mults[up]
+    next_stock = 21
+    turn = 1
+    seat = nd
+    from_pile = True
+    if policy_takes(kinds, chances, st, nd, up, h_nd):
+        pass
+    elif policy_takes(kinds, chances, st, dealer, up, h_d):
+        seat = dealer
+    else:
+        from_pile = False
+        up = decks[d0 + 21]
+        next_stock = 22
+    drawn = up
+    if seat == 0:
+        h0 |= 1 << up
+    else:
+        h1 |= 1 << up
+    end = DRAWN
+    while True:
+        held = h0 if seat == 0 else h1
+        if facts.big_gin and deadwood(T, RN, DELTA, held) == 0:
+            end = BIG_GIN
+            break
+        c, dw = policy_discard(T, RN, P, DELTA, kinds, st, seat, held, drawn, from_pile, facts.no_back)
+        knock = dw <= limit and policy_knocks(kinds, knock_at, chances, st, seat, dw)
+        if seat == 0:
+            h0 = held & ~(1 << c)
+        else:
+            h1 = held & ~(1 << c)
+        if knock:
+            end = KNOCK
+            break
+        if next_stock >= 50 or turn >= MAX_TURNS:
+            break
+        seat = 1 - seat
+        turn += 1
+        if policy_takes(kinds, chances, st, seat, c, h0 if seat == 0 else h1):
+            drawn = c
+            from_pile = True
+        else:
+            drawn = decks[d0 + next_stock]
+            next_stock += 1
+            from_pile = False
+        if seat == 0:
+            h0 |= 1 << drawn
+        else:
+            h1 |= 1 << drawn
+    code = DRAWN
+    knocker = -1
+    winner = -1
+    points = 0
+    kd = 0
+    before = 0
+    after = 0
+    laid = 0
+    for j in range(4):
+        out[o + 15 + j] = 0
+    if end != DRAWN:
+        knocker = seat
+        kh = h0 if seat == 0 else h1
+        dh = h1 if seat == 0 else h0
+        nm, kd = best_melds(T, RN, COVER, kh, scratch, 0)
+        for j in range(nm):
+            out[o + 15 + j] = scratch[j]
+        before = deadwood(T, RN, DELTA, dh)
+        after = before
+        if end == BIG_GIN:
+            kd = 0
+        elif kd > 0:
+            after, laid = best_layoff(T, RN, DELTA, dh, scratch, 0, nm, facts.max_run, before)
+        code, winner, points = score(facts, seat, kd, before, after, end == BIG_GIN, mult)
+    out[o] = code
+    out[o + 1] = dealer
+    out[o + 2] = knocker
+    out[o + 3] = winner
+    out[o + 4] = points
+    out[o + 5] = kd
+    out[o + 6] = before
+    out[o + 7] = after
+    out[o + 8] = count(laid)
+    out[o + 9] = turn
+    out[o + 10] = 52 - next_stock
+    out[o + 11] = -1  # forfeit_seat: these policies never forfeit
+    out[o + 12] = h0
+    out[o + 13] = h1
+    out[o + 14] = laid
+
+
+def play_rows(
+    facts: RuleFacts,
+    T: tuple[int, ...],
+    RN: tuple[int, ...],
+    P: tuple[int, ...],
+    DELTA: tuple[tuple[int, ...], ...],
+    COVER: tuple[int, ...],
+    kinds: list[int],
+    knock_at: list[int],
+    chances: list[float],
+    decks: list[int],
+    dealers: list[int],
+    seeds: list[int],
+    out: list[int],
+    scratch: list[int],
+) -> None:
+    """``play_hand`` over a batch: hand ``n`` is ``decks[52n:52n+52]`` dealt by
+    ``dealers[n]``, the seats' streams seeded from ``seeds[4n:4n+4]`` (each seed as its
+    high and low halves, seat 0 first); its row at ``out[ROW_WIDTH * n]``. ``scratch``
+    holds the showdown's melds and lay-off search (``SCRATCH`` ints)."""
+    st = [0, 0, 0, 0]
+    for n in range(len(dealers)):
+        st[0] = seeds[4 * n]
+        st[1] = seeds[4 * n + 1]
+        st[2] = seeds[4 * n + 2]
+        st[3] = seeds[4 * n + 3]
+        play_hand(
+            facts, T, RN, P, DELTA, COVER, kinds, knock_at, chances, decks, 52 * n, dealers[n], st, out, ROW_WIDTH * n,
+            scratch,
+        )  # fmt: skip

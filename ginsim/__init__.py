@@ -18,10 +18,11 @@ imports ``ginsim.outside``, which registers the ``java:`` spec prefix with the e
 registry: every spec parser (CLI, API, runner) sees Java players, and the engine itself
 imports no layer above it.
 
-The layers (engine → outside → run → analysis and terminal → api, session, friendly,
-testing → cli) are an import contract in pyproject.toml, checked by tests/test_layers.py;
-plugins (``ginsim.strategies`` and a user's) import ``ginsim``, ``ginsim.cards``,
-``ginsim.view``, ``ginsim.strategy`` and ``ginsim.playout`` only.
+The layers (engine → outside → run → analysis beside terminal → api, friendly, testing →
+session → cli) are an import contract in pyproject.toml, checked by tests/test_layers.py;
+no module of ginsim imports this root package, and the built-in strategies
+(``ginsim.strategies``) import ``ginsim``, ``ginsim.cards``, ``ginsim.view``,
+``ginsim.strategy`` and ``ginsim.playout`` only.
 """
 
 from typing import Any

@@ -13,7 +13,16 @@ The library's front door::
     run.summary, run.hands, run.plot("outcomes")
 
 ``match``, ``roundrobin``, ``sweep``, ``open_run`` and ``Run`` load on first use (they
-bring pandas and the runner), so ``import ginsim`` stays light.
+bring pandas and the runner), so ``import ginsim`` stays light. Importing the package also
+imports ``ginsim.outside``, which registers the ``java:`` spec prefix with the engine's
+registry: every spec parser (CLI, API, runner) sees Java players, and the engine itself
+imports no layer above it.
+
+The layers (engine → outside → run → analysis beside terminal → api, friendly, testing →
+session → cli) are an import contract in pyproject.toml, checked by tests/test_layers.py;
+no module of ginsim imports this root package, and the built-in strategies
+(``ginsim.strategies``) import ``ginsim``, ``ginsim.cards``, ``ginsim.view``,
+``ginsim.strategy`` and ``ginsim.playout`` only.
 """
 
 from typing import Any
@@ -41,6 +50,7 @@ from ginsim.errors import (
 from ginsim.friendly import best_discards, best_discards_mask, play_game, play_hand
 from ginsim.version import __version__
 
+from ginsim import outside  # noqa: F401  # isort: skip  (importing it registers the java: spec prefix)
 from ginsim.engine import viewdoc as _viewdoc  # isort: skip
 
 _viewdoc.attach()  # help(PlayerView) in the compiled build too (mypyc drops docstrings)

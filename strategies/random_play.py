@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ginsim.cards import Card, cards_list
-from ginsim.strategy import Strategy
+from ginsim.strategy import RANDOM, FastPolicy, Strategy
 from ginsim.view import PlayerView
 
 
@@ -20,6 +22,14 @@ class RandomPlay(Strategy):
                 raise ValueError(f"{key} must be between 0 and 1, not {value}")
         self.take_chance = take_chance
         self.knock_chance = knock_chance
+
+    @classmethod
+    def fast_policy(cls, params: dict[str, Any]) -> FastPolicy | None:
+        """``random`` itself is played by the fast path with its two chances; a subclass is not."""
+        if cls is not RandomPlay:
+            return None
+        r = RandomPlay(**params)
+        return FastPolicy(RANDOM, take_chance=float(r.take_chance), knock_chance=float(r.knock_chance))
 
     def take_upcard(self, view: PlayerView) -> bool:
         return view.rng.random() < self.take_chance

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ginsim.cards import Card
-from ginsim.strategy import Strategy
+from ginsim.strategy import SIMPLE, FastPolicy, Strategy
 from ginsim.view import PlayerView
 
 
@@ -15,6 +17,14 @@ class Simple(Strategy):
 
     name = "simple"
     description = "take the upcard only if it melds, discard to least deadwood, knock as soon as legal"
+
+    @classmethod
+    def fast_policy(cls, params: dict[str, Any]) -> FastPolicy | None:
+        """``simple`` itself is played by the fast path; a subclass is not."""
+        if cls is not Simple:
+            return None
+        Simple(**params)  # the same checks of the parameters as building the strategy
+        return FastPolicy(SIMPLE)
 
     def take_upcard(self, view: PlayerView) -> bool:
         up = view.upcard

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ginsim.strategies.simple import Simple
 
+from ginsim.strategy import SIMPLE, FastPolicy
 from ginsim.view import PlayerView
 
 
@@ -19,6 +22,13 @@ class Threshold(Simple):
         if isinstance(knock_at, bool) or not isinstance(knock_at, int) or not 0 <= knock_at <= 10:
             raise ValueError(f"knock_at must be a whole number 0..10, not {knock_at!r}")
         self.knock_at = knock_at
+
+    @classmethod
+    def fast_policy(cls, params: dict[str, Any]) -> FastPolicy | None:
+        """``threshold`` itself is played by the fast path at its ``knock_at``; a subclass is not."""
+        if cls is not Threshold:
+            return None
+        return FastPolicy(SIMPLE, Threshold(**params).knock_at)
 
     def knock(self, view: PlayerView) -> bool:
         return view.discard_deadwood <= self.knock_at

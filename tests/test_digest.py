@@ -14,7 +14,8 @@ import pytest
 
 from ginsim.analysis.digest import RunDigest
 from ginsim.analysis.figures import analyze
-from ginsim.analysis.plots import read_log_counts, strategy_order
+from ginsim.analysis.logcounts import read_log_counts
+from ginsim.analysis.plots import strategy_order
 from ginsim.api import RunSettings, finish, launch
 from ginsim.run.records import chunk_files, read_manifest
 

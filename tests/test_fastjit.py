@@ -128,10 +128,10 @@ def test_runs_identical_with_and_without_the_kernel(tmp_path: Path, monkeypatch:
 
 def test_fast_policies_match_the_fast_seats() -> None:
     """The names that get the fast path's bigger chunks are exactly the built-ins whose
-    classes fast_seat plays."""
+    classes offer a fast policy."""
     from ginsim.engine.registry import BUILTINS, parse_spec
 
-    fast = {name for name in BUILTINS if worker.fast_seat(parse_spec(name).load_class(), {}) is not None}
+    fast = {name for name in BUILTINS if worker.fast_policy(parse_spec(name).load_class(), {}) is not None}
     assert fast == set(run_plan.FAST_POLICIES)
 
 

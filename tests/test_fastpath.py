@@ -17,7 +17,7 @@ from ginsim.strategies.threshold import Threshold
 from ginsim.engine import kernel
 from ginsim.engine.fastplay import play_fast_hand
 from ginsim.engine.play import play_hand
-from ginsim.engine.policy import SIMPLE, FastPolicy
+from ginsim.engine.policy import RANDOM, SIMPLE, FastPolicy
 from ginsim.engine.presets import PRESET_NAMES
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.rng import SeededRandom, splitmix64
@@ -96,9 +96,9 @@ def _general(spec: str) -> object:
 
 def _fast(spec: str) -> FastPolicy:
     s = parse_spec(spec)
-    seat = worker.fast_seat(s.load_class(), s.params)
-    assert seat is not None
-    return seat
+    policy = worker.fast_policy(s.load_class(), s.params)
+    assert policy is not None
+    return policy
 
 
 def test_every_result_field_identical() -> None:
@@ -160,15 +160,42 @@ def test_chosen_only_for_the_exact_built_ins(monkeypatch: pytest.MonkeyPatch) ->
     assert "clock" in fast_path_reason(dataclasses.replace(rules, time_per_hand=5.0), Simple, Simple)
     monkeypatch.setenv(worker.GENERAL_ENV, "1")
     assert worker.GENERAL_ENV in fast_path_reason(rules, Simple, Simple)
-    assert worker.fast_seat(Mine, {}) is None
+    assert worker.fast_policy(Mine, {}) is None
 
 
 def test_bad_parameters_still_refused() -> None:
     with pytest.raises(ValueError, match="knock_at"):
-        worker.fast_seat(Threshold, {"knock_at": 11})
+        worker.fast_policy(Threshold, {"knock_at": 11})
 
 
 def test_fast_seat_kind_checked() -> None:
     with pytest.raises(ValueError, match="kind"):
         FastPolicy(7)
     assert FastPolicy(SIMPLE).kind == SIMPLE
+
+
+def test_each_built_in_offers_its_own_fast_policy() -> None:
+    """``Strategy.fast_policy``: the built-ins' policies for their own class, with the
+    parameters as built; a subclass, the base class and a tournament factory get none."""
+    from ginsim.engine.policy import ALWAYS
+    from ginsim.engine.strategy import Strategy
+
+    assert Simple.fast_policy({}) == FastPolicy(SIMPLE, ALWAYS)
+    assert Threshold.fast_policy({"knock_at": 4}) == FastPolicy(SIMPLE, 4)
+    assert RandomPlay.fast_policy({"take_chance": 1, "knock_chance": 0}) == FastPolicy(RANDOM, ALWAYS, 1.0, 0.0)
+    policy = RandomPlay.fast_policy({"take_chance": 1})
+    assert policy is not None and isinstance(policy.take_chance, float)
+
+    class MyThreshold(Threshold):
+        pass
+
+    class MyRandom(RandomPlay):
+        pass
+
+    assert MyThreshold.fast_policy({}) is None and MyRandom.fast_policy({}) is None
+    assert Strategy.fast_policy({}) is None
+    assert worker.fast_policy(lambda **_: Simple(), {}) is None  # a factory, as tournament mode passes
+    with pytest.raises(ValueError, match="take_chance"):
+        RandomPlay.fast_policy({"take_chance": 2.0})
+    with pytest.raises(TypeError):
+        Simple.fast_policy({"knock_at": 3})

@@ -16,16 +16,14 @@ import pandas as pd
 import pytest
 
 from ginsim.analysis.figures import analyze, matrix
+from ginsim.analysis.logcounts import ALL, OUTCOME_CATEGORIES, read_log_counts
 from ginsim.analysis.plots import (
-    ALL,
     DPI,
-    OUTCOME_CATEGORIES,
     draw_all,
     heatmap,
     knock_deadwood_chart,
     outcome_chart,
     ratings_chart,
-    read_log_counts,
     strategy_order,
     sweep_chart,
     sweep_rows,

@@ -550,3 +550,29 @@ def test_patient_races_for_gin_only_against_a_likely_hunter_late_in_a_hand() -> 
 def test_bad_race_parameters_are_refused(spec: str) -> None:
     with pytest.raises(ValueError, match=r"race_|hunter_confidence"):
         parse_spec(spec).build()
+
+
+def test_spec_prefixes_go_to_their_registered_loader(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``import ginsim`` registers ``java:`` (ginsim.outside); any other prefix a module
+    registers gets its specs, and an unknown prefix is one clear line."""
+    from ginsim.engine import registry
+    from ginsim.errors import StrategySpecError
+
+    assert "java" in registry.spec_prefixes()
+    seen: list[tuple[str, str]] = []
+
+    def loader(target: str, where: str) -> type:
+        seen.append((target, where))
+        return Simple
+
+    monkeypatch.setattr(registry, "_PREFIX_LOADERS", dict(registry._PREFIX_LOADERS))
+    registry.register_prefix("demo", loader)
+    spec = parse_spec("demo:anything:Here")
+    assert spec.build().__class__ is Simple and seen[0] == ("demo:anything:Here", "demo:anything:Here")
+    assert not registry.imports_outside_code("demo:anything:Here")
+    with pytest.raises(StrategySpecError, match=r"unknown spec prefix 'nosuch:' \(known prefixes: java:, demo:\)"):
+        parse_spec("nosuch:cp:Cls")
+    with pytest.raises(ValueError, match="plain word"):
+        registry.register_prefix("a:b", loader)
+    with pytest.raises(ValueError, match="built-in"):
+        registry.register_prefix("simple", loader)

@@ -1,10 +1,10 @@
 """What the analysis needs from each chunk, taken from the chunks as the runner writes them.
 
-The statistics (``stats.read_sums``) and the charts' counts (``plots.read_log_counts``)
+The statistics (``stats.read_sums``) and the charts' counts (``logcounts.read_log_counts``)
 each read every chunk file of a run. When the same process has just played the run, the
 runner hands each chunk's table to a ``RunDigest`` right after writing it; the digest
 reduces it at once with the very functions the readers use (``stats.chunk_sums``,
-``plots.count_chunk``) and keeps only those small per-chunk results, so the analysis
+``logcounts.count_chunk``) and keeps only those small per-chunk results, so the analysis
 of a freshly played run reads no chunk file, whatever the size of its hand log.
 
 A part is used only for the file it was made from, unchanged since (same size and
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ginsim.analysis.logcounts import LOG_COUNT_COLUMNS, LogCounts, count_chunk
 from ginsim.run.records import PairingRecord
 
 
@@ -30,7 +31,7 @@ class ChunkPart:
     stamp: tuple[int, int]  # (size, mtime_ns) of the file it was made from
     sums: dict[tuple[int, int], dict[str, float]]
     reasons: dict[tuple[int, int], list[str]]
-    counts: Any  # plots.LogCounts of this chunk, or None when no charts are drawn
+    counts: LogCounts | None  # this chunk's counts for the charts, or None when no charts are drawn
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:
@@ -43,7 +44,7 @@ def _stamp(path: Path) -> tuple[int, int] | None:
 
 class RunDigest:
     """Per-chunk parts of a run's figures, by chunk file; ``counts`` also takes the
-    charts' counts (needs matplotlib: only when charts will be drawn)."""
+    charts' counts (only when charts will be drawn)."""
 
     def __init__(self, pairings: list[PairingRecord], counts: bool = True) -> None:
         self.labels = {int(p.index): (p.label_a, p.label_b) for p in pairings}
@@ -67,8 +68,6 @@ class RunDigest:
         names = list(dict.fromkeys(LOG_COLUMNS))
         counts = None
         if self.counts:
-            from ginsim.analysis.plots import LOG_COUNT_COLUMNS, LogCounts, count_chunk
-
             names += [c for c in LOG_COUNT_COLUMNS if c not in names]
         # the same frame ``records.read_chunk`` gives for these columns of the file
         df = table.select(names).to_pandas(use_threads=False)

@@ -1,16 +1,16 @@
-"""Charts of a run folder, drawn from its stats and its hand log (never by playing).
+"""Charts of a run folder, drawn from its stats and the hand log's counts (never by playing).
 
 Every plotting function takes the data it plots and an optional ``ax`` and returns the
 Figure: no pyplot state, so charts can be drawn in any process and composed by callers.
 ``chart_makers`` picks the charts for the run's kind; ``draw_all`` writes them to
-``DIR/charts/``.
+``DIR/charts/``. The numbers the charts of the hand log show are counted in
+``ginsim.analysis.logcounts``; this module only draws.
 """
 
 from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -23,17 +23,15 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
-from ginsim.analysis.digest import RunDigest
 from ginsim.analysis.figures import Analysis, matrix
 from ginsim.analysis.format import describe_run
+from ginsim.analysis.logcounts import ALL, OUTCOME_CATEGORIES, read_log_counts
 from ginsim.analysis.scales import bars_scale, matrix_scale, rows_scale
-from ginsim.engine.play import OUTCOMES
 from ginsim.run.atomic import make_dir, write_atomic
-from ginsim.run.records import Manifest, PairingRecord, chunk_files, outcome_codes, read_chunk
+from ginsim.run.records import Manifest
 
 DPI = 100
 CHARTS_DIR = "charts"
-ALL = "all hands"
 SWEEP_FIGURES = ("points_per_hand", "win_rate", "undercut_rate", "game_win_rate", "points_per_game")
 FIGURE_NAMES = {
     "points_per_hand": "Points per hand",
@@ -50,98 +48,11 @@ Y_LABELS = {
     "points_per_game": "points per game (total − opponent's total)",
 }
 PARAM_UNITS = {"knock_at": "deadwood points"}
-# how a hand ended, from one strategy's side, in the order of the stacked bars
-OUTCOME_CATEGORIES = ("knock won", "gin", "undercut made", "undercut suffered")
-OUTCOME_CATEGORIES += ("lost to a knock", "lost to gin", "draw", "forfeit")
 OUTCOME_COLORS = ("#41ab5d", "#005a32", "#a1d99b", "#fd8d3c", "#ef3b2c", "#99000d", "#969696", "#252525")
 _DARK = {"#41ab5d", "#005a32", "#ef3b2c", "#99000d", "#252525"}  # colours that take white labels
-_SIDES = {  # engine outcome -> its category for (the other side knocked, this side knocked)
-    "knock": ("lost to a knock", "knock won"),
-    "undercut": ("undercut made", "undercut suffered"),
-    "gin": ("lost to gin", "gin"),
-    "big_gin": ("lost to gin", "gin"),
-    "draw": ("draw", "draw"),
-    "forfeit": ("forfeit", "forfeit"),
-}
-_CATEGORY = np.array([[OUTCOME_CATEGORIES.index(c) for c in _SIDES[o]] for o in OUTCOMES], dtype=np.int64)
-_LOG_COLUMNS = ["pairing", "seat_a", "outcome", "knocker", "knocker_deadwood", "turns"]
 _CELL: dict[str, Any] = {"ha": "center", "va": "center"}
 TURN_BARS = 100  # most bars in the hand-length histogram before they group turns
 _STEMS = ("heatmap_", "ratings", "sweep_", "outcomes", "turns", "knock_deadwood", "sprt")
-
-
-# -- what the hand log says, counted chunk by chunk ------------------------------------------
-@dataclass
-class LogCounts:
-    """Per-strategy counts from the hand log: how hands ended (OUTCOME_CATEGORIES), hand
-    lengths (index = turns; ``ALL`` counts each hand once) and deadwood at knock (0 = gin)."""
-
-    outcomes: dict[str, np.ndarray] = field(default_factory=dict)
-    turns: dict[str, np.ndarray] = field(default_factory=dict)
-    deadwood: dict[str, np.ndarray] = field(default_factory=dict)
-
-    def frame(self, name: str, order: list[str]) -> pd.DataFrame:
-        """One table (rows: strategies in ``order``) of ``outcomes``, ``turns`` or ``deadwood``."""
-        d: dict[str, np.ndarray] = getattr(self, name)
-        rows = [k for k in order if k in d]
-        width = max((len(d[k]) for k in rows), default=0)
-        data = np.array([np.pad(d[k], (0, width - len(d[k]))) for k in rows]).reshape(len(rows), width)
-        cols: Any = list(OUTCOME_CATEGORIES) if name == "outcomes" else list(range(width))
-        return pd.DataFrame(data, index=rows, columns=cols)
-
-
-def _add(d: dict[str, np.ndarray], key: str, counts: np.ndarray) -> None:
-    old = d.get(key)
-    if old is None:
-        d[key] = counts.astype(np.int64)
-        return
-    n = max(len(old), len(counts))
-    d[key] = np.pad(old, (0, n - len(old))) + np.pad(counts, (0, n - len(counts)))
-
-
-def read_log_counts(folder: Path, pairings: list[PairingRecord], digest: RunDigest | None = None) -> LogCounts:
-    """Count outcomes, hand lengths and knock deadwood per strategy, reading only the needed
-    columns of one chunk file at a time (memory stays flat for millions of hands); a
-    chunk the ``digest`` already counted (ginsim.analysis.digest) is not read again."""
-    labels = {int(p.index): (p.label_a, p.label_b) for p in pairings}
-    out = LogCounts()
-    if digest is not None and digest.labels != labels:
-        digest = None  # taken under other labels: read every chunk
-    for f in chunk_files(folder):
-        part = digest.part(f, need_counts=True) if digest is not None else None
-        if part is not None:
-            for name in ("turns", "outcomes", "deadwood"):
-                mine: dict[str, np.ndarray] = getattr(part.counts, name)
-                for key, counts in mine.items():
-                    _add(getattr(out, name), key, counts)
-            continue
-        count_chunk(out, read_chunk(f, _LOG_COLUMNS), labels)
-    return out
-
-
-LOG_COUNT_COLUMNS = _LOG_COLUMNS
-"""The hand log's columns ``count_chunk`` reads."""
-
-
-def count_chunk(out: LogCounts, df: pd.DataFrame, labels: dict[int, tuple[str, str]]) -> None:
-    """Add one chunk's outcomes, hand lengths and knock deadwood to ``out``."""
-    if df.empty:
-        return
-    code = outcome_codes(df["outcome"]).astype(np.int64)
-    pairing = df["pairing"].to_numpy(dtype=np.int64)
-    seat_a = df["seat_a"].to_numpy(dtype=np.int64)
-    knocker = df["knocker"].to_numpy(dtype=np.int64)
-    deadwood = df["knocker_deadwood"].to_numpy(dtype=np.int64).clip(0)
-    turns = df["turns"].to_numpy(dtype=np.int64).clip(0)
-    for p in np.unique(pairing):
-        sel = pairing == p
-        c, k, t = code[sel], knocker[sel], turns[sel]
-        _add(out.turns, ALL, np.bincount(t))
-        for side, label in enumerate(labels[int(p)]):
-            mine = k == (seat_a[sel] if side == 0 else 1 - seat_a[sel])
-            _add(out.outcomes, label, np.bincount(_CATEGORY[c, mine.astype(np.int64)], minlength=8))
-            _add(out.turns, label, np.bincount(t))
-            _add(out.deadwood, label, np.bincount(deadwood[sel][mine & (c <= 3)], minlength=11))
 
 
 # -- titles and sizes --------------------------------------------------------------------------

@@ -24,10 +24,10 @@ them in order, so the decision is the same whatever ``--jobs`` or the backend.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Sized
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -37,8 +37,6 @@ from ginsim.run.records import chunk_files, chunk_path, read_chunk
 
 if TYPE_CHECKING:
     import pandas as pd
-
-    from ginsim.run.plan import RunPlan
 
 SPRT_CHUNK = 100
 """Deals (so 200 hands) per chunk of an SPRT run unless ``--chunk`` says otherwise:
@@ -218,7 +216,7 @@ class SPRT:
         return cls(float(result["p0"]), float(result["p1"]), float(result["alpha"]), float(result["beta"]))
 
     # -- the runner's StopRule (ginsim.run.sequential) ----------------------------------
-    def check_plan(self, plan: RunPlan) -> None:
+    def check_plan(self, plan: PlanShape) -> None:
         check_plan(plan)
 
     def empty_counts(self) -> np.ndarray:
@@ -242,7 +240,21 @@ def is_points_test(result: Mapping[str, Any]) -> bool:
     return "p0" in result and "p1" in result
 
 
-def check_plan(plan: RunPlan) -> None:
+class PlanShape(Protocol):
+    """What ``check_plan`` reads of a run's plan (a ``ginsim.run.plan.RunPlan``, which the
+    analysis does not import: it reads runs through ``ginsim.run.records`` only)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def mode(self) -> str: ...
+    @property
+    def duplicate(self) -> bool: ...
+    @property
+    def pairings(self) -> Sized: ...
+
+
+def check_plan(plan: PlanShape) -> None:
     if plan.kind != "match" or len(plan.pairings) != 1:
         raise SPRTError("--sprt is for a match of two strategies")
     if plan.mode != "hands":

@@ -2,9 +2,11 @@
 
 A spec is ``name`` or ``name:key=value,key=value`` for a built-in or an entry point of the
 group ``ginsim.strategies``; outside code is ``package.module:Class`` or
-``path/to/file.py:Class``, either optionally followed by ``:key=value,...``; an EAAI Java
-player is ``java:CLASSPATH:ClassName`` (ginsim.outside). Values are
-converted to the type of the parameter's default. Every mistake is a StrategySpecError
+``path/to/file.py:Class``, either optionally followed by ``:key=value,...``. A spec that
+starts with a registered prefix goes to that prefix's loader: ginsim.outside registers
+``java:`` (an EAAI Java player, ``java:CLASSPATH:ClassName``) when it is imported, which
+``import ginsim`` does; the engine never imports the modules that register prefixes. Values
+are converted to the type of the parameter's default. Every mistake is a StrategySpecError
 that names the spec and what is wrong.
 """
 
@@ -16,6 +18,7 @@ import importlib.util
 import inspect
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.metadata import entry_points
@@ -38,6 +41,34 @@ BUILTINS: dict[str, str] = {
 ENTRY_POINT_GROUP = "ginsim.strategies"
 _FILE_MODULE = "ginsim_plugin_"  # the module name prefix of a file.py:Class plugin
 
+PrefixLoader = Callable[[str, str], type]
+"""A spec prefix's loader: ``(target, where) -> Strategy subclass`` (checked here),
+``where`` the spec as written, for its errors (a StrategySpecError of one line)."""
+
+_PREFIX_LOADERS: dict[str, PrefixLoader] = {}
+
+
+def register_prefix(prefix: str, loader: PrefixLoader) -> None:
+    """Send every spec ``prefix:...`` to ``loader`` (as ginsim.outside does for ``java``).
+    Registering a prefix again replaces its loader; a prefix is a plain word, and never the
+    name of a built-in strategy."""
+    if not prefix.isidentifier():
+        raise ValueError(f"spec prefix {prefix!r}: expected a plain word such as 'java'")
+    if prefix in BUILTINS:
+        raise ValueError(f"spec prefix {prefix!r} is the name of a built-in strategy")
+    _PREFIX_LOADERS[prefix] = loader
+
+
+def spec_prefixes() -> tuple[str, ...]:
+    """The registered spec prefixes, in the order they were registered."""
+    return tuple(_PREFIX_LOADERS)
+
+
+def _prefix_of(target: str) -> str | None:
+    """The registered prefix ``target`` starts with (``java`` for ``java:...``), else None."""
+    head, sep, _ = target.partition(":")
+    return head if sep and head in _PREFIX_LOADERS else None
+
 
 @lru_cache(maxsize=1)
 def _entry_points() -> dict[str, str]:
@@ -52,7 +83,7 @@ def _defined() -> dict[str, str]:
     """The process-defined names whose class can be found again by ``module:Class`` (a
     class made inside a function, or a stand-in, cannot) and that no built-in or
     installed plugin already uses: name -> ``module:Class``."""
-    taken = {**BUILTINS, **_entry_points(), "java": ""}  # java: is the prefix of a Java player's spec
+    taken = {**BUILTINS, **_entry_points(), **dict.fromkeys(_PREFIX_LOADERS, "")}  # spec prefixes are no names
     out = {}
     for name, classes in DEFINED.items():
         if name in taken:
@@ -166,10 +197,11 @@ class StrategySpec:
 
 def imports_outside_code(text: str) -> bool:
     """Whether checking spec ``text`` would import code from outside ginsim: a plugin,
-    ``package.module:Class`` or ``file.py:Class`` (not a built-in, a Java player or a
-    class this process already defined). Tournament mode checks those elsewhere."""
+    ``package.module:Class`` or ``file.py:Class`` (not a built-in, a spec with a registered
+    prefix such as a Java player, or a class this process already defined). Tournament mode
+    checks those elsewhere."""
     target, _ = _split(text.strip())
-    if target in BUILTINS or target.startswith("java:") or target in _defined():
+    if target in BUILTINS or _prefix_of(target) is not None or target in _defined():
         return False
     module = _entry_points().get(target, target).rpartition(":")[0]
     return not (module == "ginsim" or module.startswith("ginsim."))
@@ -177,7 +209,7 @@ def imports_outside_code(text: str) -> bool:
 
 def _own_name(target: str) -> str:
     """The ``name`` a loaded outside class sets on itself ('' if none, or not loadable)."""
-    if target.startswith("java:"):
+    if _prefix_of(target) is not None:
         return ""
     try:
         cls = load_class(target)
@@ -263,10 +295,9 @@ def convert_value(spec: str, key: str, text: str, default: Any) -> Any:
 def load_class(target: str, spec: str | None = None) -> type[Strategy]:
     """The Strategy class a target names."""
     where = spec or target
-    if target.startswith("java:"):  # an EAAI Java player (ginsim.outside)
-        from ginsim.outside import load
-
-        return load(target, where)
+    prefix = _prefix_of(target)
+    if prefix is not None:  # e.g. java: (an EAAI Java player), registered by ginsim.outside
+        return _check_class(_PREFIX_LOADERS[prefix](target, where), where, target)
     registered = available()
     if target in registered:
         module_name, _, cls_name = registered[target].partition(":")
@@ -284,6 +315,10 @@ def load_class(target: str, spec: str | None = None) -> type[Strategy]:
         raise StrategySpecError(f"strategy {where!r}: expected package.module:Class or path/to/file.py:Class")
     if module_part.endswith(".py") or "/" in module_part or "\\" in module_part:
         return _file_class(module_part, cls_name, where)
+    if ":" in module_part:  # no module's name holds a colon: the spec starts with a prefix nobody registered
+        known = ", ".join(f"{p}:" for p in _PREFIX_LOADERS) or "none"
+        head = target.partition(":")[0] + ":"
+        raise StrategySpecError(f"strategy {where!r}: unknown spec prefix {head!r} (known prefixes: {known})")
     return _import_class(module_part, cls_name, where)
 
 

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from ginsim.engine.cards import Card, Mask
+from ginsim.engine.policy import FastPolicy
 from ginsim.engine.view import Event, PlayerView
 
 DECISIONS = ("take_upcard", "discard", "knock")
@@ -93,6 +94,14 @@ class Strategy:
             for p in sig.parameters.values()
             if p.name != "self" and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
         }
+
+    @classmethod
+    def fast_policy(cls, params: dict[str, Any]) -> FastPolicy | None:  # noqa: ARG003 - the built-ins read it
+        """The policy the fast path plays in place of this class built with ``params``, or
+        None (the default: every hand goes through the general engine). The built-in
+        parametric policies return one for their own class only, never for a subclass,
+        and check ``params`` as building the class does."""
+        return None
 
     def params(self) -> dict[str, Any]:
         """This instance's parameter values (read back from attributes of the same name)."""

@@ -1,13 +1,21 @@
 """Strategies that run outside Python: EAAI Java players (``java:CLASSPATH:ClassName``).
 
-``load(target, where)`` builds the strategy class of such a spec; ``manifest_fields`` says
-what a run's manifest should record about a strategy class (how reproducible it is).
+Importing this package registers the spec prefix ``java`` with the engine's registry
+(``ginsim.engine.registry.register_prefix``), so every spec parser sees Java players while
+the engine imports nothing from here; ``import ginsim`` imports it. ``load(target, where)``
+builds the strategy class of such a spec; ``manifest_fields`` says what a run's manifest
+should record about a strategy class (how reproducible it is).
+
+The layer, as the import contract of pyproject.toml checks (tests/test_layers.py): above
+the engine, below ``ginsim.run`` (which starts the sandbox and spec-check hosts); nothing
+here imports ``ginsim.run`` or any layer above it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ginsim.engine.registry import register_prefix
 from ginsim.errors import StrategySpecError
 
 PREFIX = "java:"
@@ -32,3 +40,6 @@ def manifest_fields(cls: type) -> dict[str, Any]:
     """For an outside strategy: ``{"outside": {...}}`` with its reproducibility notes."""
     info = getattr(cls, "outside_info", None)
     return {"outside": info()} if callable(info) else {}
+
+
+register_prefix(PREFIX.rstrip(":"), load)

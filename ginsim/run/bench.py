@@ -37,7 +37,7 @@ from ginsim.engine.view import PlayerView
 from ginsim.run.plan import plan_match
 from ginsim.run.runner import RunOptions, resolve_jobs, run_plan
 from ginsim.run.seeding import check_decks, deal_seed, deal_seeds, deck_for, decks_for
-from ginsim.run.worker import GENERAL_ENV, fast_kernel, fast_seat
+from ginsim.run.worker import GENERAL_ENV, fast_kernel, fast_policy
 from ginsim.version import __version__
 
 KEYS = (
@@ -188,8 +188,8 @@ def _engine(engine: str) -> Iterator[None]:
 def _fast_pair(a: str) -> tuple[FastPolicy, FastPolicy]:
     """The fast seats of ``a`` and of ``simple``, its opponent in the fast-path figures."""
     spec = parse_spec(a)
-    first = fast_seat(spec.load_class(), spec.params)
-    second = fast_seat(_simple(), {})
+    first = fast_policy(spec.load_class(), spec.params)
+    second = fast_policy(_simple(), {})
     assert first is not None and second is not None
     return first, second
 

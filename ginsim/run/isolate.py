@@ -27,16 +27,14 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ginsim.engine.guard import BotFailure, DecisionTimeout, check_user_stop, guarded
 from ginsim.engine.registry import StrategySpec
+from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import PlayerView
 from ginsim.outside.sandbox_host import FIELDS
-
-if TYPE_CHECKING:
-    from ginsim.run.plan import ChunkTask
 
 _POLL = 0.25
 """Seconds between looks at the user's Ctrl-C while a bot thinks."""
@@ -287,15 +285,18 @@ def remote_class(hooks: frozenset[str]) -> type[RemoteStrategy]:
 
 
 @contextmanager
-def isolated_factories(task: ChunkTask) -> Iterator[tuple[Callable[..., Strategy], Callable[..., Strategy]]]:
-    """Tournament mode for one chunk: start each strategy's own process and yield the two
-    factories the worker builds its stand-ins with (in place of the strategies' classes);
-    the processes are killed when the chunk ends, however it ends."""
-    rules = task.rules.to_dict()
+def isolated_factories(
+    specs: tuple[StrategySpec, StrategySpec], rules: Rules, decision_limit: float | None
+) -> Iterator[tuple[Callable[..., Strategy], Callable[..., Strategy]]]:
+    """Tournament mode for one chunk of the pairing ``specs`` (a chunk task's, strategy a
+    first): start each strategy's own process and yield the two factories the worker
+    builds its stand-ins with (in place of the strategies' classes); the processes are
+    killed when the chunk ends, however it ends."""
+    rules_dict = rules.to_dict()
     bots: list[BotProcess] = []
     try:
-        for spec in (task.spec_a, task.spec_b):
-            bots.append(BotProcess(spec, rules, task.decision_limit, task.rules.time_per_hand))
+        for spec in specs:
+            bots.append(BotProcess(spec, rules_dict, decision_limit, rules.time_per_hand))
 
         def factory(bot: BotProcess) -> Callable[..., Strategy]:
             def build(**_params: Any) -> Strategy:

@@ -28,7 +28,7 @@ DEFAULT_FAST_CHUNK_HANDS = 20_000
 chunk in about the time the general engine takes for DEFAULT_CHUNK_HANDS, and a chunk's
 fixed costs (its Parquet file, checksum record, fsync and digest) are paid a fifth as often."""
 FAST_POLICIES = ("simple", "threshold", "random")
-"""The built-in names whose classes ``ginsim.run.worker.fast_seat`` plays (a test keeps
+"""The built-in names whose classes offer a fast form (``Strategy.fast_policy``; a test keeps
 the two in step). Only the chunk size is chosen from these names; which path plays a
 chunk is decided in the worker from the loaded classes."""
 MAX_COUNT = 1_000_000_000

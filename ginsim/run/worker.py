@@ -23,7 +23,7 @@ from ginsim.engine.fastplay import ROW_FIELDS, ROW_WIDTH, fast_rows, play_fast_g
 from ginsim.engine.game import GameResult, play_game
 from ginsim.engine.guard import check_user_stop, guarded
 from ginsim.engine.play import FORFEIT, HandResult, play_hand
-from ginsim.engine.policy import RANDOM, SIMPLE, FastPolicy
+from ginsim.engine.policy import FastPolicy
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
@@ -111,7 +111,7 @@ def play_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
     strategy's failure of any kind is a forfeit; only the user's Ctrl-C stops the chunk
     (ginsim.engine.guard). Tournament mode plays through ginsim.run.isolate instead."""
     if task.isolate:
-        with isolated_factories(task) as factories:
+        with isolated_factories((task.spec_a, task.spec_b), task.rules, task.decision_limit) as factories:
             return _play_chunk(task, factories)
     with guarded(task.decision_limit, task.rules.time_per_hand):
         return _play_chunk(task)
@@ -257,23 +257,14 @@ def general_forced() -> bool:
     return os.environ.get(GENERAL_ENV, "") not in ("", "0")
 
 
-def fast_seat(cls: type[Strategy], params: dict[str, Any]) -> FastPolicy | None:
-    """The fast form of a built-in parametric policy, or None for any other class: the
-    exact class is checked, so a subclass, a user's strategy or an outside player is
-    always played by the general engine."""
-    from ginsim.strategies.random_play import RandomPlay
-    from ginsim.strategies.simple import Simple
-    from ginsim.strategies.threshold import Threshold
-
-    if cls is Simple:
-        Simple(**params)  # the same checks of the parameters as the general path
-        return FastPolicy(SIMPLE)
-    if cls is Threshold:
-        return FastPolicy(SIMPLE, Threshold(**params).knock_at)
-    if cls is RandomPlay:
-        r = RandomPlay(**params)
-        return FastPolicy(RANDOM, take_chance=float(r.take_chance), knock_chance=float(r.knock_chance))
-    return None
+def fast_policy(cls: object, params: dict[str, Any]) -> FastPolicy | None:
+    """The fast form a strategy class offers for ``params`` (``Strategy.fast_policy``: the
+    built-in parametric policies, checked by exact class, so a subclass, a user's strategy
+    or an outside player is always played by the general engine). Anything that is not a
+    Strategy subclass, such as tournament mode's factories, has none."""
+    if not (isinstance(cls, type) and issubclass(cls, Strategy)):
+        return None
+    return cls.fast_policy(params)
 
 
 def engine_choice() -> str:
@@ -295,29 +286,17 @@ def fast_path_reason(rules: Rules, cls_a: type[Strategy], cls_b: type[Strategy],
     if rules.time_per_hand is not None:
         return "the rules set a clock (time_per_hand)"
     for cls in (cls_a, cls_b):
-        if _fast_kind(cls) is None:
+        if fast_policy(cls, {}) is None:
             return f"{getattr(cls, 'name', '') or cls.__name__} is not a built-in policy the fast path plays"
     return ""
 
 
-def _fast_kind(cls: type[Strategy]) -> int | None:
-    from ginsim.strategies.random_play import RandomPlay
-    from ginsim.strategies.simple import Simple
-    from ginsim.strategies.threshold import Threshold
-
-    if cls is Simple or cls is Threshold:
-        return SIMPLE
-    if cls is RandomPlay:
-        return RANDOM
-    return None
-
-
 def fast_seats(task: ChunkTask, cls_a: type[Strategy], cls_b: type[Strategy]) -> tuple[FastPolicy, FastPolicy] | None:
-    """The two fast seats (strategy a's first) when the fast path plays this chunk."""
+    """The two seats' fast policies (strategy a's first) when the fast path plays this chunk."""
     if fast_path_reason(task.rules, cls_a, cls_b, task.engine):
         return None
-    a = fast_seat(cls_a, task.spec_a.params)
-    b = fast_seat(cls_b, task.spec_b.params)
+    a = fast_policy(cls_a, task.spec_a.params)
+    b = fast_policy(cls_b, task.spec_b.params)
     if a is None or b is None:  # pragma: no cover - fast_path_reason said both are built-ins
         raise RunError("fast path: a seat is not a built-in policy")
     return a, b

@@ -33,6 +33,7 @@ from ginsim.engine.strategy import Strategy
 from ginsim.errors import RulesError, RunError
 from ginsim.run.describe import MatchRun, RoundRobinRun, RunDescription, SweepRun
 from ginsim.run.options import Engine, resolve_engine
+from ginsim.run.records import RunKind
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -411,7 +412,7 @@ def named_hands(parts: list[pd.DataFrame], manifest: Manifest) -> pd.DataFrame:
     out["winner_name"] = named(np.where(winner < 0, None, np.where(winner == seat_a, la, lb)))
     out["points_a"] = sign * points
     out["points_b"] = -sign * points
-    if manifest.kind == "sweep":
+    if manifest.kind == RunKind.SWEEP:
         out["param"] = manifest.param
         out["value"] = [pairings[i].value for i in index]
     if not isinstance(out["outcome"].dtype, pd.CategoricalDtype):

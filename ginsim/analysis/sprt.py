@@ -33,7 +33,7 @@ import numpy as np
 
 from ginsim.analysis.stats import Z95
 from ginsim.errors import RunError
-from ginsim.run.records import chunk_files, chunk_path, read_chunk
+from ginsim.run.records import RunKind, chunk_files, chunk_path, read_chunk
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -243,7 +243,7 @@ def is_points_test(result: Mapping[str, Any]) -> bool:
 
 
 def check_plan(plan: RunPlan) -> None:
-    if plan.kind != "match" or len(plan.pairings) != 1:
+    if plan.kind != RunKind.MATCH or len(plan.pairings) != 1:
         raise SPRTError("--sprt is for a match of two strategies")
     if plan.mode != "hands":
         raise SPRTError("--sprt works on duplicate deal pairs: use --hands (the most to play), not --games")

@@ -202,8 +202,10 @@ PYTHON_ERRORS = [
     ({"duplicate": False, "sprt": "p0=0,p1=1"}, "sprt scores duplicate deal pairs: duplicate must stay on"),
     ({"scheduler": "tcp://x:1"}, "a scheduler address (scheduler) is only for the dask backend: set backend to dask"),
     ({"engine": "fast"}, "engine must be one of auto, compiled, general, not 'fast'"),
+    ({"sprt": "p0=5,p1=0"}, "sprt: p1 (0) must be greater than p0 (5)"),
 ]
 CLI_ERRORS = [
+    (["--sprt", "p0=5,p1=0"], "--sprt: p1 (0) must be greater than p0 (5)"),
     (["--hands", "-3"], "--hands must be a positive whole number, not -3"),
     (["--hands", "4", "--games", "4"], "give either --hands or --games"),
     (["--chunk", "0"], "--chunk must be from 1 to 1,000,000,000, not 0"),

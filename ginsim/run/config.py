@@ -144,7 +144,7 @@ def _values(path: Path, v: Any) -> str:
     return ",".join(out)
 
 
-def _target(path: Path, data: dict[str, Any], isolate: bool = False) -> RunDescription:
+def _description(path: Path, data: dict[str, Any], isolate: bool = False) -> RunDescription:
     """Who plays, checked (``isolate``: bots' specs checked in processes of their own,
     ginsim.run.speccheck)."""
     kind = data["kind"]
@@ -231,7 +231,7 @@ def load_experiment(path: str | Path, isolate: bool = False) -> Experiment:
         rules = rules_from_table(table, f"{p}: [rules]")
     except GinsimError as e:
         raise RunError(str(e)) from None
-    run = _target(p, data, isolate)
+    run = _description(p, data, isolate)
     exp = Experiment(p, run, hands, games, seed, duplicate, rules, Path(out.strip()), description.strip())
     try:  # what only the whole plan can tell: a strategy listed twice, a sweep value out of range
         plan_run(run, rules=rules, seed=seed, hands=hands, games=games, duplicate=duplicate)

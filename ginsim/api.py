@@ -9,15 +9,17 @@ from __future__ import annotations
 import shlex
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
 from ginsim.engine.rules import Rules
 from ginsim.errors import RunError
 from ginsim.run.backends import require_dask
 from ginsim.run.config import load_experiment
+from ginsim.run.describe import RunDescription
+from ginsim.run.options import Engine, resolve_engine
 from ginsim.run.plan import RunPlan, plan_run
 from ginsim.run.runner import RunOptions, run_plan
 from ginsim.run.sequential import StopRule
@@ -47,6 +49,7 @@ class RunSettings:
     stop_rule: StopRule | None = None
     isolate: bool = False  # tournament mode (ginsim.run.isolate): part of the run's identity
     decision_limit: float | None = DEFAULT_DECISION_LIMIT  # hard seconds per decision
+    engine: Engine = Engine.AUTO  # what plays the hands (ginsim.run.options); not part of the run's identity
 
 
 def sprt_settings(s: RunSettings, text: str) -> None:
@@ -58,23 +61,22 @@ def sprt_settings(s: RunSettings, text: str) -> None:
     if s.chunk is None:
         s.chunk = SPRT_CHUNK  # small chunks: the test can stop soon after it decides
     if s.games is not None:
-        raise RunError("--sprt works on duplicate deal pairs: use --hands (the most to play), not --games")
+        raise RunError.about("{sprt} works on duplicate deal pairs: use {hands} (the most to play), not {games}")
     if not s.duplicate:
-        raise RunError("--sprt scores duplicate deal pairs: drop --no-duplicate")
+        raise RunError.about("{sprt} scores duplicate deal pairs: {duplicate} must stay on")
     if s.hands is None:
         s.hands = 1_000_000
 
 
-def make_plan(kind: str, target: dict[str, Any], s: RunSettings, note: Callable[[str], None] | None = None) -> RunPlan:
+def make_plan(run: RunDescription, s: RunSettings, note: Callable[[str], None] | None = None) -> RunPlan:
     """The plan of a match, round-robin or sweep (``ginsim.run.plan.plan_run``), after the
     checks that need the settings (the backend)."""
     if s.scheduler and s.backend != "dask":
-        raise RunError("a scheduler address (--scheduler) is only for the dask backend (--backend dask)")
+        raise RunError.about("a scheduler address ({scheduler}) is only for the dask backend: set {backend} to dask")
     if s.backend == "dask":  # before the run folder is touched
         require_dask()
-    plan = plan_run(
-        kind,
-        target,
+    return plan_run(
+        run,
         rules=s.rules,
         seed=s.seed,
         hands=s.hands,
@@ -82,17 +84,14 @@ def make_plan(kind: str, target: dict[str, Any], s: RunSettings, note: Callable[
         duplicate=s.duplicate,
         chunk=s.chunk,
         note=note,
-        isolate=s.isolate,
+        isolate=s.isolate,  # other decks (the run's secret) and other rules of play: another run
     )
-    if s.isolate:  # other decks (the run's secret) and other rules of play: another run
-        plan = replace(plan, extra={**plan.extra, "isolate": True})
-    return plan
 
 
-def launch(kind: str, target: dict[str, Any], s: RunSettings, echo: Callable[[str], None] = print) -> Path:
+def launch(run: RunDescription, s: RunSettings, echo: Callable[[str], None] = print) -> Path:
     """Plan, play (resuming into ``s.out`` if it holds this run), then write the
     summary, report and charts. Returns the run folder."""
-    plan = make_plan(kind, target, s, note=None if s.quiet else lambda m: print(m, file=sys.stderr))
+    plan = make_plan(run, s, note=None if s.quiet else lambda m: print(m, file=sys.stderr))
     from ginsim.analysis.digest import RunDigest
 
     # the analysis takes each chunk as it is written instead of reading it back afterwards
@@ -106,6 +105,7 @@ def launch(kind: str, target: dict[str, Any], s: RunSettings, echo: Callable[[st
         stop_rule=s.stop_rule,
         decision_limit=s.decision_limit,
         on_chunk=digest.add,
+        engine=s.engine,
     )
     folder = run_plan(plan, s.out, opts)
     finish(folder, plots=s.plots, quiet=s.quiet, svg=s.svg, echo=echo, digest=digest)
@@ -150,19 +150,22 @@ def run_experiment(
     echo: Callable[[str], None] = print,
     isolate: bool = False,
     decision_limit: float | None = DEFAULT_DECISION_LIMIT,
+    engine: Engine | str | None = None,
 ) -> Path:
     """Play an experiment file (``hands``/``games`` override its size for a quick try,
-    into ``<out>-hands<N>`` unless ``out`` is given) and write tables and charts."""
+    into ``<out>-hands<N>`` unless ``out`` is given) and write tables and charts.
+    ``engine`` (ginsim.run.options): None lets the environment's overrides choose."""
+    chosen = resolve_engine(engine)
     exp = load_experiment(path, isolate=isolate)
     size_hands, size_games = exp.hands, exp.games
     folder = exp.out
     args = ["ginsim", "run", str(exp.path)]
     if hands is not None or games is not None:
         if hands is not None and games is not None:
-            raise RunError("give --hands or --games, not both")
-        for option, n in (("--hands", hands), ("--games", games)):
+            raise RunError.about("give {hands} or {games}, not both")
+        for count, n in (("{hands}", hands), ("{games}", games)):
             if n is not None and n <= 0:
-                raise RunError(f"{option} must be a positive whole number, not {n}")
+                raise RunError.about(count + " must be a positive whole number, not {n}", n=n)
         size_hands, size_games = hands, games
         n, what = (hands, "hands") if hands is not None else (games, "games")
         folder = exp.out.with_name(f"{exp.out.name}-{what}{n}")
@@ -188,5 +191,6 @@ def run_experiment(
         command=shlex.join(args),
         isolate=isolate,
         decision_limit=decision_limit,
+        engine=chosen,
     )
-    return launch(exp.kind, exp.target, settings, echo=echo)
+    return launch(exp.run, settings, echo=echo)

@@ -31,6 +31,9 @@ from ginsim.engine.registry import StrategySpec, parse_spec
 from ginsim.engine.rules import Rules, load_rules
 from ginsim.engine.strategy import Strategy
 from ginsim.errors import RulesError, RunError
+from ginsim.run.describe import MatchRun, RoundRobinRun, RunDescription, SweepRun
+from ginsim.run.options import Engine, resolve_engine
+from ginsim.run.records import RunKind
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -125,22 +128,25 @@ def match(
     jobs: int | None = None,
     out: str | Path | None = None,
     sprt: str | None = None,
+    engine: Engine | str | None = None,
     **options: Any,
 ) -> Run:
     """Play ``a`` against ``b`` (``ginsim match A B``); 10,000 hands unless ``hands`` or
     ``games`` says otherwise. ``sprt="p0=0,p1=0.5"`` stops once the sequential test
-    decides (``hands`` is then the most to play). Further ``options``: ``chunk``,
-    ``backend``, ``scheduler``, ``quiet`` (default True), ``plots`` (write the chart
-    files; default False: ``Run.plot`` draws on demand), ``svg``."""
-    target = {"a": spec_text(a), "b": spec_text(b)}
+    decides (``hands`` is then the most to play). ``engine`` is "auto", "compiled" or
+    "general" (``ginsim --engine``; the same hand log from each); None (the default)
+    lets ``GINSIM_GENERAL=1`` or ``GINSIM_JIT=0`` choose, else "auto". Further
+    ``options``: ``chunk``, ``backend``, ``scheduler``, ``quiet`` (default True),
+    ``plots`` (write the chart files; default False: ``Run.plot`` draws on demand), ``svg``."""
+    run = MatchRun(spec_text(a), spec_text(b))
     kw = dict(hands=hands, games=games, seed=seed, rules=rules, duplicate=duplicate, jobs=jobs, out=out)
-    return _start("match", target, sprt=sprt, **kw, **options)
+    return _start(run, sprt=sprt, engine=engine, **kw, **options)
 
 
 def roundrobin(strategies: Sequence[StrategyLike], **kw: Any) -> Run:
     """Play every pair of ``strategies`` and rate them (``ginsim roundrobin``); keyword
     arguments as for ``match``."""
-    return _start("roundrobin", {"strategies": [spec_text(s) for s in strategies]}, **kw)
+    return _start(RoundRobinRun(tuple(spec_text(s) for s in strategies)), **kw)
 
 
 def sweep(
@@ -161,23 +167,15 @@ def sweep(
     else:
         items = list(values)
         if not items:
-            raise RunError(f"sweep {param}: no values to sweep")
+            raise RunError.about("{values}: no values to sweep {name}", name=param)
         text = f"{param}=" + ",".join(_value(v) for v in items)
     versus = [vs] if isinstance(vs, str | Strategy | type) else list(vs)
-    target = {"strategy": spec_text(strategy), "param": text, "versus": [spec_text(v) for v in versus]}
-    return _start("sweep", target, **kw)
+    return _start(SweepRun(spec_text(strategy), text, tuple(spec_text(v) for v in versus)), **kw)
 
 
-def _command(kind: str, target: dict[str, Any], s: RunSettings, sprt: str | None) -> str:
+def _command(run: RunDescription, s: RunSettings, sprt: str | None) -> str:
     """The command line that plays the same run, for the manifest."""
-    if kind == "match":
-        args = ["match", target["a"], target["b"]]
-    elif kind == "roundrobin":
-        args = ["roundrobin", *target["strategies"]]
-    else:
-        args = ["sweep", target["strategy"], "--param", target["param"]]
-        for v in target["versus"]:
-            args += ["--vs", v]
+    args = run.args()
     args += ["--hands", str(s.hands)] if s.hands is not None else []
     args += ["--games", str(s.games)] if s.games is not None else []
     args += ["--seed", str(s.seed)] + ([] if s.duplicate else ["--no-duplicate"])
@@ -186,8 +184,7 @@ def _command(kind: str, target: dict[str, Any], s: RunSettings, sprt: str | None
 
 
 def _start(
-    kind: str,
-    target: dict[str, Any],
+    run: RunDescription,
     *,
     hands: int | None = None,
     games: int | None = None,
@@ -203,6 +200,7 @@ def _start(
     plots: bool = False,
     svg: bool = False,
     sprt: str | None = None,
+    engine: Engine | str | None = None,
     echo: Callable[[str], None] = print,
 ) -> Run:
     from ginsim.api import sprt_settings
@@ -221,13 +219,14 @@ def _start(
         quiet=quiet,
         plots=plots,
         svg=svg,
+        engine=resolve_engine(engine),
     )
     if sprt is not None:
-        if kind != "match":
-            raise RunError("sprt: only a match runs a sequential test")
+        if not isinstance(run, MatchRun):
+            raise RunError.about("{sprt}: only a match runs a sequential test")
         sprt_settings(settings, sprt)
-    settings.command = _command(kind, target, settings, sprt)
-    specs = [parse_spec(t) for t in _texts(kind, target)]
+    settings.command = _command(run, settings, sprt)
+    specs = [parse_spec(t) for t in run.specs()]
     local = _in_main(specs)
     if local:
         if settings.jobs not in (None, 1) or settings.backend != "loky":
@@ -238,23 +237,15 @@ def _start(
         settings.jobs = 1
     tmp = None
     if settings.out is None:
-        tmp = tempfile.mkdtemp(prefix=f"ginsim-{kind}-")
+        tmp = tempfile.mkdtemp(prefix=f"ginsim-{run.kind}-")
         settings.out = Path(tmp) / "run"
     try:
-        folder = launch(kind, target, settings, echo=echo)
+        folder = launch(run, settings, echo=echo)
     except BaseException:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
         raise
     return Run(folder, _owned=Path(tmp) if tmp is not None else None)
-
-
-def _texts(kind: str, target: dict[str, Any]) -> list[str]:
-    if kind == "match":
-        return [target["a"], target["b"]]
-    if kind == "roundrobin":
-        return list(target["strategies"])
-    return [target["strategy"], *target["versus"]]
 
 
 def open_run(folder: str | Path) -> Run:
@@ -421,7 +412,7 @@ def named_hands(parts: list[pd.DataFrame], manifest: Manifest) -> pd.DataFrame:
     out["winner_name"] = named(np.where(winner < 0, None, np.where(winner == seat_a, la, lb)))
     out["points_a"] = sign * points
     out["points_b"] = -sign * points
-    if manifest.kind == "sweep":
+    if manifest.kind == RunKind.SWEEP:
         out["param"] = manifest.param
         out["value"] = [pairings[i].value for i in index]
     if not isinstance(out["outcome"].dtype, pd.CategoricalDtype):

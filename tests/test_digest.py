@@ -17,13 +17,14 @@ from ginsim.analysis.figures import analyze
 from ginsim.analysis.logcounts import read_log_counts
 from ginsim.analysis.plots import strategy_order
 from ginsim.api import RunSettings, finish, launch
+from ginsim.run.describe import SweepRun
 from ginsim.run.records import chunk_files, read_manifest
 
 
 def _sweep(out: Path, plots: bool = True) -> Path:
-    target = {"strategy": "threshold", "param": "knock_at=0,5", "versus": ["simple", "random"]}
+    run = SweepRun("threshold", "knock_at=0,5", ("simple", "random"))
     settings = RunSettings(seed=4, hands=240, chunk=40, out=out, jobs=1, quiet=True, plots=plots)
-    return launch("sweep", target, settings, echo=lambda _m: None)
+    return launch(run, settings, echo=lambda _m: None)
 
 
 def _counts_frames(folder: Path, digest: RunDigest | None) -> list[pd.DataFrame]:

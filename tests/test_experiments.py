@@ -14,6 +14,7 @@ import pytest
 from ginsim.engine.registry import BUILTINS
 from ginsim.engine.rules import preset_rules
 from ginsim.run.config import load_experiment
+from ginsim.run.describe import RoundRobinRun, SweepRun
 
 ROOT = Path(__file__).resolve().parent.parent
 EXPERIMENTS = sorted((ROOT / "experiments").glob("*.toml"))
@@ -29,8 +30,8 @@ def test_the_shipped_experiments_are_there() -> None:
 
 def test_roundrobin_lists_every_builtin_strategy() -> None:
     exp = load_experiment(ROOT / "experiments" / "roundrobin_builtins.toml")
-    assert exp.kind == "roundrobin"
-    assert sorted(exp.target["strategies"]) == sorted(BUILTINS)
+    assert isinstance(exp.run, RoundRobinRun) and exp.kind == "roundrobin"
+    assert sorted(exp.run.strategies) == sorted(BUILTINS)
 
 
 def test_knock_sweeps_differ_only_in_the_house_rules() -> None:
@@ -38,7 +39,7 @@ def test_knock_sweeps_differ_only_in_the_house_rules() -> None:
     house = load_experiment(ROOT / "experiments" / "knock_sweep_house.toml")
     for exp in (plain, house):
         assert exp.kind == "sweep"
-        assert exp.target == {"strategy": "threshold", "param": "knock_at=0:10", "versus": ["simple"]}
+        assert exp.run == SweepRun("threshold", "knock_at=0:10", ("simple",))
     assert plain.rules.differences() == {}
     assert house.rules.differences() == {"gin_bonus": 25, "undercut_bonus": 25}
     assert (plain.hands, plain.seed) == (house.hands, house.seed)

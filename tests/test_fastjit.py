@@ -22,6 +22,7 @@ from ginsim.engine.fastplay import ROW_FIELDS, ROW_WIDTH, fast_rows
 from ginsim.engine.rules import Rules
 from ginsim.run import plan as run_plan
 from ginsim.run import worker
+from ginsim.run.options import JIT_ENV, Engine, resolve_engine
 from ginsim.run.seeding import check_decks, deal_seeds, decks_for, strategy_seeds
 
 needs_numba = pytest.mark.skipif(not fastjit.installed(), reason="numba is not installed (pip install 'ginsim[jit]')")
@@ -83,28 +84,14 @@ def test_workers_follow_the_runners_choice(monkeypatch: pytest.MonkeyPatch) -> N
     """A worker started with another environment plays as the task says: the same
     columns from numba's kernel ("auto") and the compiled path ("compiled")."""
     task = _task(Rules(), "threshold:knock_at=4", "simple", "hands", 0, 400)
-    monkeypatch.setenv("GINSIM_JIT", "0")  # the worker's own environment says no
+    monkeypatch.setenv(JIT_ENV, "0")  # the worker's own environment says no
     auto = worker.play_chunk(task)
-    monkeypatch.delenv("GINSIM_JIT")
+    monkeypatch.delenv(JIT_ENV)
     compiled = worker.play_chunk(dataclasses.replace(task, engine="compiled"))
     for name in auto:
         assert auto[name].tolist() == compiled[name].tolist(), name
-    assert worker.fast_kernel("auto").startswith("ginsim.engine.fastjit")
-    assert worker.fast_kernel("compiled") == "ginsim.engine.fastplay"
-
-
-def test_engine_choice_reads_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(worker.GENERAL_ENV, raising=False)
-    monkeypatch.delenv("GINSIM_PURE", raising=False)
-    monkeypatch.delenv("GINSIM_JIT", raising=False)
-    assert worker.engine_choice() == "auto"
-    monkeypatch.setenv("GINSIM_JIT", "0")
-    assert worker.engine_choice() == "compiled"
-    monkeypatch.delenv("GINSIM_JIT")
-    monkeypatch.setenv("GINSIM_PURE", "1")
-    assert worker.engine_choice() == "compiled"
-    monkeypatch.setenv(worker.GENERAL_ENV, "1")
-    assert worker.engine_choice() == "general"
+    assert worker.fast_kernel(Engine.AUTO).startswith("ginsim.engine.fastjit")
+    assert worker.fast_kernel(Engine.COMPILED) == "ginsim.engine.fastplay"
 
 
 def test_runs_identical_with_and_without_the_kernel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -112,7 +99,7 @@ def test_runs_identical_with_and_without_the_kernel(tmp_path: Path, monkeypatch:
     and with ``--engine compiled``; the manifest says which kernel played."""
     logs = {}
     for how in ("default", "env", "flag"):
-        monkeypatch.setenv("GINSIM_JIT", "0" if how == "env" else "1")  # restored after the test
+        monkeypatch.setenv(JIT_ENV, "0" if how == "env" else "1")  # restored after the test
         out = tmp_path / how
         args = ["match", "threshold:knock_at=6", "random", "--hands", "600", "--seed", "4", "-j", "1"]
         engine = ["--engine", "compiled"] if how == "flag" else []
@@ -121,7 +108,8 @@ def test_runs_identical_with_and_without_the_kernel(tmp_path: Path, monkeypatch:
         logs[how] = pd.read_parquet(out / "hands")
         path = json.loads((out / "manifest.json").read_text())["platform"]["play_path"]
         assert path.startswith("fast (")
-        kernel = "fastjit" if how == "default" and fastjit.installed() else "fastplay"
+        auto = resolve_engine() == Engine.AUTO  # GINSIM_PURE=1 (sources only) turns "auto" into "compiled"
+        kernel = "fastjit" if how == "default" and auto and fastjit.installed() else "fastplay"
         assert kernel in path, path
     assert logs["default"].equals(logs["env"]) and logs["default"].equals(logs["flag"])
 

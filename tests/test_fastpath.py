@@ -23,6 +23,7 @@ from ginsim.engine.registry import parse_spec
 from ginsim.engine.rng import SeededRandom, splitmix64
 from ginsim.engine.rules import Rules, preset_rules
 from ginsim.run import worker
+from ginsim.run.options import Engine
 from ginsim.run.seeding import check_decks, deal_seeds, decks_for, text_key
 from ginsim.run.worker import ChunkTask, fast_path_reason, play_chunk
 
@@ -45,15 +46,12 @@ def _task(rules: Rules, a: str, b: str, mode: str, start: int, stop: int, seed: 
     return ChunkTask(rules, sa, sb, 3, key, seed, mode, True, start, stop, 0)
 
 
-def _both_ways(task: ChunkTask, monkeypatch: pytest.MonkeyPatch) -> tuple[dict, dict]:
+def _both_ways(task: ChunkTask) -> tuple[dict, dict]:
     """The chunk through the fast path and the general engine; the fast path both with
     numba's kernel (when installed: ``engine="auto"``) and without (``"compiled"``)."""
-    monkeypatch.delenv(worker.GENERAL_ENV, raising=False)
     fast = play_chunk(task)
-    _assert_same(play_chunk(dataclasses.replace(task, engine="compiled")), fast)
-    monkeypatch.setenv(worker.GENERAL_ENV, "1")
-    general = play_chunk(task)
-    monkeypatch.delenv(worker.GENERAL_ENV)
+    _assert_same(play_chunk(dataclasses.replace(task, engine=Engine.COMPILED)), fast)
+    general = play_chunk(dataclasses.replace(task, engine=Engine.GENERAL))
     return fast, general
 
 
@@ -69,11 +67,11 @@ def _assert_same(fast: dict[str, np.ndarray], general: dict[str, np.ndarray]) ->
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
-def test_hand_mode_columns_identical(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hand_mode_columns_identical(variant: str) -> None:
     rules = VARIANTS[variant]
     for i, (a, b) in enumerate(PAIRS):
         task = _task(rules, a, b, "hands", 100 * i, 100 * i + 150)
-        fast, general = _both_ways(task, monkeypatch)
+        fast, general = _both_ways(task)
         assert len(general["outcome"]) == 300
         _assert_same(fast, general)
 
@@ -81,10 +79,10 @@ def test_hand_mode_columns_identical(variant: str, monkeypatch: pytest.MonkeyPat
 @pytest.mark.parametrize(
     "variant", ["preset default", "preset eaai", "preset palace", "oklahoma with spades", "big gin"]
 )
-def test_game_mode_columns_identical(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_game_mode_columns_identical(variant: str) -> None:
     rules = VARIANTS[variant]
     for a, b in PAIRS[:2]:
-        fast, general = _both_ways(_task(rules, a, b, "games", 0, 6), monkeypatch)
+        fast, general = _both_ways(_task(rules, a, b, "games", 0, 6))
         assert any(name.startswith("game_") for name in general)
         _assert_same(fast, general)
 
@@ -146,20 +144,19 @@ def test_random_stream_is_seeded_random() -> None:
     assert splitmix64(12345) == _textbook_splitmix64(12345)[1]
 
 
-def test_chosen_only_for_the_exact_built_ins(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(worker.GENERAL_ENV, raising=False)
+def test_chosen_only_for_the_exact_built_ins() -> None:
     rules = Rules()
-    assert fast_path_reason(rules, Simple, Threshold) == ""
-    assert fast_path_reason(rules, RandomPlay, Simple) == ""
+    auto = Engine.AUTO
+    assert fast_path_reason(rules, Simple, Threshold, auto) == ""
+    assert fast_path_reason(rules, RandomPlay, Simple, Engine.COMPILED) == ""
 
     class Mine(Simple):
         pass
 
-    assert "not a built-in" in fast_path_reason(rules, Mine, Simple)
-    assert "not a built-in" in fast_path_reason(rules, Simple, parse_spec("aware").load_class())
-    assert "clock" in fast_path_reason(dataclasses.replace(rules, time_per_hand=5.0), Simple, Simple)
-    monkeypatch.setenv(worker.GENERAL_ENV, "1")
-    assert worker.GENERAL_ENV in fast_path_reason(rules, Simple, Simple)
+    assert "not a built-in" in fast_path_reason(rules, Mine, Simple, auto)
+    assert "not a built-in" in fast_path_reason(rules, Simple, parse_spec("aware").load_class(), auto)
+    assert "clock" in fast_path_reason(dataclasses.replace(rules, time_per_hand=5.0), Simple, Simple, auto)
+    assert "--engine general" in fast_path_reason(rules, Simple, Simple, Engine.GENERAL)
     assert worker.fast_policy(Mine, {}) is None
 
 

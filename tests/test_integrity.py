@@ -25,6 +25,7 @@ from ginsim.analysis.format import md_code, md_text
 from ginsim.engine.rules import MAX_HAND_BONUS, MAX_TARGET_SCORE, Rules
 from ginsim.errors import RunError
 from ginsim.run import lock, records
+from ginsim.run.describe import MatchRun
 from ginsim.run.integrity import sum_path
 from ginsim.run.plan import MAX_COUNT, plan_run
 from ginsim.run.records import chunk_files, read_manifest, scan_chunks
@@ -444,7 +445,7 @@ def test_the_largest_bonus_runs_to_the_end(tmp_path: Path, run_cli) -> None:
 
 def test_the_chunk_plan_is_lazy() -> None:
     tracemalloc.start()
-    plan = plan_run("match", {"a": "simple", "b": "random"}, rules=Rules(), hands=MAX_COUNT, chunk=1)
+    plan = plan_run(MatchRun("simple", "random"), rules=Rules(), hands=MAX_COUNT, chunk=1)
     chunks = plan.chunks()
     assert len(chunks) == MAX_COUNT // 2
     assert chunks[-1] == (0, MAX_COUNT // 2 - 1, MAX_COUNT // 2 - 1, MAX_COUNT // 2)

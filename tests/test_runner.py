@@ -236,7 +236,7 @@ BAD = [
     (["match", "simple", "random", "--hands", "-5"], "--hands must be a positive"),
     (["match", "simple", "random", "--hands", "0"], "--hands must be a positive"),
     (["match", "simple", "random", "--games", "-1"], "--games must be a positive"),
-    (["match", "simple", "random", "--hands", "4", "--games", "4"], "either --hands N or --games N"),
+    (["match", "simple", "random", "--hands", "4", "--games", "4"], "either --hands or --games"),
     (["match", "simple", "random", "--rule", "nonsense=1"], "unknown rule 'nonsense'"),
     (["match", "simple", "random", "--rule", "knock_limit=12"], "knock_limit must be 0..10"),
     (["match", "simple", "random", "--rule", "gin_bonus=25", "--rule", "gin_bonus=30"], "gin_bonus: given twice"),

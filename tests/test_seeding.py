@@ -26,16 +26,17 @@ def test_numba_blake2b_equals_hashlib() -> None:
     """The compiled BLAKE2b (ginsim.run._seedjit) gives hashlib's digests: many pairing
     keys (the extremes included), every copy and seat byte the runner uses and some it
     masks, batches of every length around the size where it takes over."""
-    assert seeding._seedjit_module() is not None
+    assert seeding._seed_kernel(jit=True) is not None
     rng = np.random.default_rng(5)
     keys = [0, 1, 2**63, 2**64 - 1, *rng.integers(0, 2**63, 40).tolist()]
     for i, key in enumerate(keys):
         deals = rng.integers(0, 2**64, 64 + 37 * i, dtype=np.uint64, endpoint=False)
         deals[:2] = (0, 2**64 - 1)
         for copy, seat in ((0, 0), (0, 1), (1, 0), (1, 1), (255, 255), (256 + 3, 512 + 1)):
-            fast = strategy_seeds(deals, key, copy, seat)
+            fast = strategy_seeds(deals, key, copy, seat, jit=True)
             assert fast.dtype == np.uint64
             assert fast.tolist() == seeding.strategy_seeds_hashlib(deals, key, copy, seat).tolist(), (key, copy, seat)
+    assert seeding._seed_kernel(jit=False) is None  # and hashlib computes them
 
 
 def test_decks_for_and_deal_seeds_match_their_single_forms() -> None:

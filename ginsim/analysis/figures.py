@@ -17,7 +17,7 @@ from ginsim.analysis.ratings import ratings as fit_ratings
 from ginsim.analysis.sprt import summary_columns, trace
 from ginsim.analysis.stats import read_sums, summarize
 from ginsim.errors import RunError
-from ginsim.run.records import Manifest, RunFolderWarning, chunk_files, read_manifest, run_in_progress
+from ginsim.run.records import Manifest, RunFolderWarning, RunKind, chunk_files, read_manifest, run_in_progress
 
 SUMMARY = "summary.csv"
 RATINGS = "ratings.csv"
@@ -86,7 +86,7 @@ def analyze(folder: Path, digest: RunDigest | None = None) -> Analysis:
     if not summary.empty:
         summary = _ordered(summary)
     ratings = None
-    if manifest.kind == "roundrobin" and sums:
+    if manifest.kind == RunKind.ROUNDROBIN and sums:
         names = [s.label for s in manifest.strategies]
         ratings = fit_ratings(sums, manifest.pairings, names, games=bool(manifest.games))
     sprt = None

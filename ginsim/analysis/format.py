@@ -7,7 +7,7 @@ import math
 import re
 from typing import Any
 
-from ginsim.run.records import Manifest
+from ginsim.run.records import Manifest, RunKind
 
 
 def fmt_rate(row: Any, name: str) -> str:
@@ -125,9 +125,9 @@ def describe_run(manifest: Manifest, complete: bool = True) -> str:
     """What was played, in one line: who, how many hands or games, rules that differ."""
     m = manifest
     pairings = m.pairings
-    if m.kind == "match" and pairings:
+    if m.kind == RunKind.MATCH and pairings:
         who = f"{pairings[0].label_a} vs {pairings[0].label_b}"
-    elif m.kind == "sweep" and pairings:
+    elif m.kind == RunKind.SWEEP and pairings:
         values = list(dict.fromkeys(p.value for p in pairings))
         opponents = ", ".join(dict.fromkeys(p.label_b for p in pairings))
         who = f"{sweep_base(m)}, {m.param} = {_values_text(values)} vs {opponents}"

@@ -11,7 +11,7 @@ from ginsim.analysis.format import cell, games_size, md_code, md_points, md_rate
 from ginsim.analysis.ratings import GAMES_MODEL, POINTS_MODEL
 from ginsim.analysis.sprt import as_float, is_points_test
 from ginsim.analysis.stats import RATE_FIGURES
-from ginsim.run.records import PairingRecord, forfeit_note
+from ginsim.run.records import PairingRecord, RunKind, forfeit_note
 
 CHART_CAPTIONS: dict[str, str] = {
     "ratings": "Each strategy's rating with its 95% interval (points per hand in hand mode, Bradley–Terry on "
@@ -146,7 +146,7 @@ def report_markdown(a: Analysis) -> str:
                 rows.append([md_code(n), *cells])
             out += [f"## {title} (row against column)", "", md_table(["", *[md_code(n) for n in names]], rows), ""]
             out += _embed(charts, (f"heatmap_{fig}",), fill)
-    if m.kind == "sweep":
+    if m.kind == RunKind.SWEEP:
         out += _sweep_tables(a)
         out += _embed(charts, SWEEP_CHARTS, fill)
     out += ["## Summary", "", "One row per strategy and opponent.", ""]
@@ -291,6 +291,6 @@ def _caption_values(a: Analysis) -> dict[str, str]:
     m = a.manifest
     return {
         "param": md_code(m.param or ""),
-        "base": md_code(sweep_base(m)) if m.kind == "sweep" else "",
+        "base": md_code(sweep_base(m)) if m.kind == RunKind.SWEEP else "",
         "target": str(m.rules.get("target_score", "")),
     }

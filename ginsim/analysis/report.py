@@ -13,7 +13,7 @@ from ginsim.analysis.ratings import GAMES_MODEL, POINTS_MODEL
 from ginsim.analysis.sprt import describe
 from ginsim.analysis.stats import RATE_FIGURES
 from ginsim.run.atomic import write_atomic, write_text_atomic
-from ginsim.run.records import forfeit_note
+from ginsim.run.records import RunKind, forfeit_note
 
 
 def write_tables(a: Analysis) -> None:
@@ -63,7 +63,7 @@ def terminal_digest(a: Analysis) -> str:
         out.append(describe(m.stopped))
     out += forfeit_lines(a.forfeits, a.folder)
     rows = summary_rows(a)
-    if m.kind == "roundrobin":
+    if m.kind == RunKind.ROUNDROBIN:
         if a.ratings is not None:
             games = "games_won" in a.ratings
             fmt = "{:+.0f}" if games else "{:+.2f}"
@@ -84,7 +84,7 @@ def terminal_digest(a: Analysis) -> str:
         out.append("\npoints_per_hand (row against column)")
         out.append(matrix_text(a, "points_per_hand"))
     else:
-        if m.kind == "sweep" and "value" in a.summary:  # the swept side only, not both mirrored rows
+        if m.kind == RunKind.SWEEP and "value" in a.summary:  # the swept side only, not both mirrored rows
             rows = [row for row, v in zip(rows, a.summary["value"], strict=True) if str(v) != ""]
         cols = [c for c in rows[0]] if rows else None
         drop = ("undercuts_made_rate", "draw_rate", "mean_knock_deadwood", "mean_turns")

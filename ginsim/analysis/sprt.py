@@ -33,7 +33,7 @@ import numpy as np
 
 from ginsim.analysis.stats import Z95
 from ginsim.errors import RunError
-from ginsim.run.records import chunk_files, chunk_path, read_chunk
+from ginsim.run.records import RunKind, chunk_files, chunk_path, read_chunk
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -122,17 +122,17 @@ class SPRT:
         for name in KEYS:
             v = getattr(self, name)
             if not isinstance(v, int | float) or isinstance(v, bool) or not math.isfinite(v):
-                raise SPRTError(f"--sprt: {name} must be a finite number, not {v!r}")
+                raise SPRTError.about("{sprt}: {name} must be a finite number, not {v!r}", name=name, v=v)
         if self.p1 <= self.p0:
-            raise SPRTError(f"--sprt: p1 ({self.p1:g}) must be greater than p0 ({self.p0:g})")
+            raise SPRTError.about("{sprt}: p1 ({p1:g}) must be greater than p0 ({p0:g})", p1=self.p1, p0=self.p0)
         for name in ("alpha", "beta"):
             v = getattr(self, name)
             if not 0 < v < 1:
-                raise SPRTError(f"--sprt: {name} must be between 0 and 1 (exclusive), not {v:g}")
+                raise SPRTError.about("{sprt}: {name} must be between 0 and 1 (exclusive), not {v:g}", name=name, v=v)
         if self.alpha + self.beta >= 1:
-            raise SPRTError(f"--sprt: alpha + beta must be below 1, not {self.alpha + self.beta:g}")
+            raise SPRTError.about("{sprt}: alpha + beta must be below 1, not {v:g}", v=self.alpha + self.beta)
         if abs(self.p0) > 200 or abs(self.p1) > 200:
-            raise SPRTError("--sprt: p0 and p1 (points per hand) must lie within ±200")
+            raise SPRTError.about("{sprt}: p0 and p1 (points per hand) must lie within ±200")
 
     @classmethod
     def parse(cls, text: str) -> SPRT:
@@ -143,23 +143,26 @@ class SPRT:
             key, sep, value = item.partition("=")
             key = key.strip()
             if not sep or not key or not value.strip():
-                raise SPRTError(f"--sprt: expected p0=P0,p1=P1[,alpha=A,beta=B] (points per hand), not {text!r}")
+                raise SPRTError.about(
+                    "{sprt}: expected p0=P0,p1=P1[,alpha=A,beta=B] (points per hand), not {text!r}", text=text
+                )
             if key in LEGACY_KEYS:
-                raise SPRTError(
-                    f"--sprt: {key} is gone: the test is on points per hand now, not hand-win Elo "
-                    "(give p0=P0,p1=P1, e.g. --sprt p0=0,p1=0.5; docs/sprt.md)"
+                raise SPRTError.about(
+                    "{sprt}: {key} is gone: the test is on points per hand now, not hand-win Elo "
+                    "(give p0=P0,p1=P1, e.g. {sprt} p0=0,p1=0.5; docs/sprt.md)",
+                    key=key,
                 )
             if key not in KEYS:
-                raise SPRTError(f"--sprt: unknown key {key!r} (keys: {', '.join(KEYS)})")
+                raise SPRTError.about("{sprt}: unknown key {key!r} (keys: {keys})", key=key, keys=", ".join(KEYS))
             if key in values:
-                raise SPRTError(f"--sprt: {key} is given twice")
+                raise SPRTError.about("{sprt}: {key} is given twice", key=key)
             try:
                 values[key] = float(value)
             except ValueError:
-                raise SPRTError(f"--sprt: {key} must be a number, not {value.strip()!r}") from None
+                raise SPRTError.about("{sprt}: {key} must be a number, not {v!r}", key=key, v=value.strip()) from None
         missing = [k for k in ("p0", "p1") if k not in values]
         if missing:
-            raise SPRTError(f"--sprt: {' and '.join(missing)} missing (e.g. --sprt p0=0,p1=0.5)")
+            raise SPRTError.about("{sprt}: {missing} missing (e.g. {sprt} p0=0,p1=0.5)", missing=" and ".join(missing))
         return cls(**values)
 
     @property
@@ -255,12 +258,12 @@ class PlanShape(Protocol):
 
 
 def check_plan(plan: PlanShape) -> None:
-    if plan.kind != "match" or len(plan.pairings) != 1:
-        raise SPRTError("--sprt is for a match of two strategies")
+    if plan.kind != RunKind.MATCH or len(plan.pairings) != 1:
+        raise SPRTError.about("{sprt} is for a match of two strategies")
     if plan.mode != "hands":
-        raise SPRTError("--sprt works on duplicate deal pairs: use --hands (the most to play), not --games")
+        raise SPRTError.about("{sprt} works on duplicate deal pairs: use {hands} (the most to play), not {games}")
     if not plan.duplicate:
-        raise SPRTError("--sprt scores duplicate deal pairs: drop --no-duplicate")
+        raise SPRTError.about("{sprt} scores duplicate deal pairs: {duplicate} must stay on")
 
 
 def read_chunk_counts(path: Path) -> np.ndarray:

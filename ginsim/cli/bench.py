@@ -20,8 +20,9 @@ def bench(seconds: float, jobs: int | None, reps: int, as_json: bool, sweep: boo
 
     Meld figures use a fixed, seeded set of in-game hands; the runner figures play
     simple vs simple into a temporary folder exactly as a real run does, through the
-    general engine and through the fast path; sweep_s times
-    experiments/knock_sweep.toml end to end (scaled down unless --sweep).
+    general engine and through the fast path (without numba's kernel under ginsim
+    --engine compiled); sweep_s times experiments/knock_sweep.toml end to end (scaled
+    down unless --sweep).
 
     \b
     Examples:
@@ -29,6 +30,7 @@ def bench(seconds: float, jobs: int | None, reps: int, as_json: bool, sweep: boo
       ginsim bench --seconds 10 --json > bench.json
       ginsim bench --sweep
     """
+    from ginsim.cli.options import run_engine
     from ginsim.errors import RunError
     from ginsim.run.bench import format_bench, run_bench
 
@@ -42,7 +44,7 @@ def bench(seconds: float, jobs: int | None, reps: int, as_json: bool, sweep: boo
     if busy:
         click.echo(busy, err=True)
     say = None if as_json else (lambda m: click.echo(m, err=True))
-    result = run_bench(seconds=seconds, jobs=jobs, reps=reps, say=say, sweep=sweep)
+    result = run_bench(seconds=seconds, jobs=jobs, reps=reps, say=say, sweep=sweep, engine=run_engine())
     click.echo(json.dumps(result) if as_json else format_bench(result))
 
 

@@ -15,9 +15,10 @@ from typing import Any
 import click
 
 from ginsim.cli import bench, charts, info, play, rules, runs, validate
-from ginsim.cli.options import EXIT_USAGE, set_argv
+from ginsim.cli.options import EXIT_USAGE, error_line, set_argv
 from ginsim.engine import _native as native
 from ginsim.errors import GinsimError, Interrupted
+from ginsim.run.options import ENGINES, resolve_engine
 from ginsim.version import __version__
 
 
@@ -25,13 +26,15 @@ from ginsim.version import __version__
 @click.version_option(__version__, prog_name="ginsim", message=f"%(prog)s %(version)s, engine {native.status()}")
 @click.option(
     "--engine",
-    type=click.Choice(["auto", "compiled", "general"]),
-    default="auto",
-    show_default=True,
+    type=click.Choice(ENGINES),
+    default=None,
+    show_default="auto",
     help="auto: built-in policies play through the fast path (numba's kernel when installed); "
-    "compiled: the fast path without numba; general: every hand through play_hand.",
+    "compiled: the fast path without numba; general: every hand through play_hand. "
+    "Unset: GINSIM_GENERAL=1 means general, GINSIM_JIT=0 compiled.",
 )
-def cli(engine: str) -> None:
+@click.pass_context
+def cli(ctx: click.Context, engine: str | None) -> None:
     """ginsim: play millions of seeded bot-vs-bot Gin Rummy hands and turn them into
     tables and charts.
 
@@ -41,12 +44,7 @@ def cli(engine: str) -> None:
       ginsim strategies
       ginsim --engine general run experiments/knock_sweep.toml
     """
-    import os
-
-    if engine == "general":
-        os.environ["GINSIM_GENERAL"] = "1"  # the runner reads these and tells every worker
-    elif engine == "compiled":
-        os.environ["GINSIM_JIT"] = "0"
+    ctx.obj = resolve_engine(engine)  # the commands pass it to the runner, which tells every worker
 
 
 for _module in (info, rules, runs, charts, play, bench, validate):
@@ -83,10 +81,10 @@ def main(argv: list[str] | None = None) -> None:
         click.echo(f"ginsim: error: {e.format_message()}", err=True)
         sys.exit(EXIT_USAGE)
     except Interrupted as e:
-        click.echo(f"ginsim: {e}", err=True)
+        click.echo(f"ginsim: {error_line(e)}", err=True)
         sys.exit(EXIT_INTERRUPTED)
     except GinsimError as e:
-        click.echo(f"ginsim: error: {e}", err=True)
+        click.echo(f"ginsim: error: {error_line(e)}", err=True)
         sys.exit(EXIT_USAGE)
     except OSError as e:  # the environment: a read-only or full disk, a path too long, ...
         from ginsim.run.atomic import describe_os_error

@@ -1,5 +1,6 @@
 """The options that several commands share, declared once, and the small helpers every
-command module uses (colour, the command line for manifests)."""
+command module uses (colour, the command line for manifests, the run's engine, the flag
+each library parameter is given by)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,43 @@ import click
 
 from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
 from ginsim.engine.rng import MAX_SEED
+from ginsim.errors import GinsimError
+from ginsim.run.options import Engine, resolve_engine
 
 EXIT_USAGE = 2
 BACKENDS = ("loky", "dask")
+FLAGS = {
+    "hands": "--hands",
+    "games": "--games",
+    "seed": "--seed",
+    "chunk": "--chunk",
+    "duplicate": "--duplicate",
+    "param": "--param",
+    "values": "--param",
+    "vs": "--vs",
+    "out": "--out",
+    "jobs": "--jobs",
+    "backend": "--backend",
+    "scheduler": "--scheduler",
+    "sprt": "--sprt",
+    "engine": "--engine",
+}
+"""The flag that gives each library parameter an error may name (ginsim.errors)."""
+
+
+def error_line(e: GinsimError) -> str:
+    """An error's message as a CLI user reads it: the parameters it names as flags."""
+    return e.message(FLAGS)
+
+
+def run_engine() -> Engine:
+    """The engine of this command's runs: the one the ``ginsim`` group resolved from
+    ``--engine`` and the environment (ginsim.run.options), or, for a command invoked on
+    its own, the environment's."""
+    ctx = click.get_current_context(silent=True)
+    found = ctx.find_object(Engine) if ctx is not None else None
+    return found if found is not None else resolve_engine()
+
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 

@@ -8,10 +8,19 @@ from typing import Any
 
 import click
 
-from ginsim.cli.options import backend_options, invocation, isolate_options, jobs_option, output_options, run_options
+from ginsim.cli.options import (
+    backend_options,
+    invocation,
+    isolate_options,
+    jobs_option,
+    output_options,
+    run_engine,
+    run_options,
+)
+from ginsim.run.describe import MatchRun, RoundRobinRun, RunDescription, SweepRun
 
 
-def _start_run(kind: str, target: dict[str, Any], kw: dict[str, Any], sprt: str | None = None) -> None:
+def _start_run(run: RunDescription, kw: dict[str, Any], sprt: str | None = None) -> None:
     """Build the settings from the options, play, write tables and charts, print the digest."""
     from ginsim.api import RunSettings, launch, sprt_settings
     from ginsim.engine.rules import build_rules
@@ -33,10 +42,11 @@ def _start_run(kind: str, target: dict[str, Any], kw: dict[str, Any], sprt: str 
         command=invocation(),
         isolate=kw["isolate"],
         decision_limit=kw["decision_limit"],
+        engine=run_engine(),
     )
     if sprt is not None:
         sprt_settings(settings, sprt)
-    launch(kind, target, settings, echo=click.echo)
+    launch(run, settings, echo=click.echo)
 
 
 @click.command()
@@ -61,7 +71,7 @@ def match(a: str, b: str, sprt: str | None, **kw: Any) -> None:
       ginsim match my_bot.py:MyBot simple --hands 100000 --out results/mybot
       ginsim match threshold:knock_at=5 simple --sprt p0=0,p1=1
     """
-    _start_run("match", {"a": a, "b": b}, kw, sprt)
+    _start_run(MatchRun(a, b), kw, sprt)
 
 
 @click.command()
@@ -75,7 +85,7 @@ def roundrobin(strategies: tuple[str, ...], **kw: Any) -> None:
       ginsim roundrobin random simple threshold:knock_at=4 --hands 20000
       ginsim roundrobin simple threshold:knock_at=0 threshold:knock_at=5 --games 1000
     """
-    _start_run("roundrobin", {"strategies": list(strategies)}, kw)
+    _start_run(RoundRobinRun(strategies), kw)
 
 
 @click.command()
@@ -96,7 +106,7 @@ def sweep(strategy: str, param: str, versus: tuple[str, ...], **kw: Any) -> None
       ginsim sweep threshold --param knock_at=0:10 --vs simple
       ginsim sweep threshold --param knock_at=0:10:2 --vs simple --vs random --games 2000
     """
-    _start_run("sweep", {"strategy": strategy, "param": param, "versus": list(versus)}, kw)
+    _start_run(SweepRun(strategy, param, versus), kw)
 
 
 @click.command()
@@ -166,6 +176,7 @@ def run(
         echo=click.echo,
         isolate=isolate,
         decision_limit=decision_limit,
+        engine=run_engine(),
     )
 
 

@@ -88,7 +88,7 @@ def require_dask() -> None:
         import dask  # noqa: F401
         import distributed  # noqa: F401
     except ImportError:
-        raise RunError("--backend dask needs dask and distributed: pip install 'ginsim[dask]'") from None
+        raise RunError.about("{backend} dask needs dask and distributed: pip install 'ginsim[dask]'") from None
 
 
 def _dask_results(tasks: list[ChunkTask], jobs: int, scheduler: str | None) -> Iterator[tuple[ChunkTask, Any]]:

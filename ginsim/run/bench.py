@@ -9,15 +9,13 @@ written exactly as ``ginsim match`` writes them.
 
 from __future__ import annotations
 
-import os
 import platform
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -34,10 +32,11 @@ from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import PlayerView
+from ginsim.run.options import Engine
 from ginsim.run.plan import plan_match
 from ginsim.run.runner import RunOptions, resolve_jobs, run_plan
 from ginsim.run.seeding import check_decks, deal_seed, deal_seeds, deck_for, decks_for
-from ginsim.run.worker import GENERAL_ENV, fast_kernel, fast_policy
+from ginsim.run.worker import fast_kernel, fast_policy
 from ginsim.version import __version__
 
 KEYS = (
@@ -150,39 +149,23 @@ def bench_engine(seconds: float, reps: int, deals: int = 500) -> float:
     return _rate(work, seconds, reps)
 
 
-def bench_runner(jobs: int, hands: int, reps: int, a: str = "simple", engine: str = "general") -> float:
+def bench_runner(jobs: int, hands: int, reps: int, a: str = "simple", engine: Engine = Engine.GENERAL) -> float:
     """Hands per second of ``ginsim match A simple`` through the runner, results
     written to Parquet in a temporary folder (the median of ``reps`` runs after one
     warm-up run, which also starts the worker processes). ``engine`` "general" plays
-    every hand through ``play_hand``, "auto" lets the fast path play them."""
+    every hand through ``play_hand``; "auto" and "compiled" let the fast path play them."""
 
     rates = []
-    with _engine(engine), tempfile.TemporaryDirectory(prefix="ginsim-bench-") as tmp:
+    opts = RunOptions(jobs=jobs, quiet=True, command="ginsim bench", engine=engine)
+    with tempfile.TemporaryDirectory(prefix="ginsim-bench-") as tmp:
         for rep in range(reps + 1):
             plan = plan_match(a, "simple", rules=Rules(), seed=BENCH_SEED + rep, hands=hands, duplicate=True)
             t0 = time.perf_counter()
-            run_plan(plan, Path(tmp) / f"run{rep}", RunOptions(jobs=jobs, quiet=True, command="ginsim bench"))
+            run_plan(plan, Path(tmp) / f"run{rep}", opts)
             elapsed = time.perf_counter() - t0
             if rep:
                 rates.append(hands / elapsed)
     return statistics.median(rates)
-
-
-@contextmanager
-def _engine(engine: str) -> Iterator[None]:
-    """Run the block with the general engine forced (``GINSIM_GENERAL``) or left to choose."""
-    old = os.environ.get(GENERAL_ENV)
-    if engine == "general":
-        os.environ[GENERAL_ENV] = "1"
-    else:
-        os.environ.pop(GENERAL_ENV, None)
-    try:
-        yield
-    finally:
-        if old is None:
-            os.environ.pop(GENERAL_ENV, None)
-        else:
-            os.environ[GENERAL_ENV] = old
 
 
 def _fast_pair(a: str) -> tuple[FastPolicy, FastPolicy]:
@@ -211,10 +194,13 @@ def bench_fast_engine(seconds: float, reps: int, a: str = "simple", deals: int =
     return _rate(work, seconds, reps)
 
 
-def bench_jit_engine(seconds: float, reps: int, a: str = "simple", deals: int = 2000) -> float | None:
+def bench_jit_engine(
+    seconds: float, reps: int, a: str = "simple", deals: int = 2000, engine: Engine = Engine.AUTO
+) -> float | None:
     """``a`` vs simple hands per second through numba's kernel (``fastjit``), engine only,
-    each hand as the hand log's row fields; None when the kernel is not available."""
-    if not fastjit.installed():
+    each hand as the hand log's row fields; None when ``engine`` is not "auto" or the
+    kernel is not installed."""
+    if engine != Engine.AUTO or not fastjit.installed():
         return None
     rules = Rules()
     seeds = deal_seeds(BENCH_SEED, 0, deals)
@@ -234,15 +220,16 @@ SWEEP_HANDS = 100_000
 """The shipped knock sweep (threshold's knock_at 0..10 against simple) and its hands per value."""
 
 
-def bench_sweep(jobs: int, hands: int | None) -> float | None:
-    """Seconds for ``ginsim run experiments/knock_sweep.toml`` end to end (a fresh
-    process: start-up, play, report and charts), into a temporary folder; ``hands`` per
-    value through ``--hands`` (None: the file's full 100,000). None when this install has
-    no experiments folder."""
+def bench_sweep(jobs: int, hands: int | None, engine: Engine = Engine.AUTO) -> float | None:
+    """Seconds for ``ginsim --engine ENGINE run experiments/knock_sweep.toml`` end to end
+    (a fresh process: start-up, play, report and charts), into a temporary folder;
+    ``hands`` per value through ``--hands`` (None: the file's full 100,000). None when
+    this install has no experiments folder."""
     if not SWEEP_FILE.exists():
         return None
     with tempfile.TemporaryDirectory(prefix="ginsim-bench-") as tmp:
-        cmd = [sys.executable, "-m", "ginsim", "run", str(SWEEP_FILE), "--jobs", str(jobs), "-q", "--out", tmp + "/s"]
+        cmd = [sys.executable, "-m", "ginsim", "--engine", str(engine), "run", str(SWEEP_FILE)]
+        cmd += ["--jobs", str(jobs), "-q", "--out", tmp + "/s"]
         if hands is not None:
             cmd += ["--hands", str(hands)]
         t0 = time.perf_counter()
@@ -256,9 +243,14 @@ def run_bench(
     reps: int = 3,
     say: Callable[[str], None] | None = None,
     sweep: bool = False,
+    engine: Engine = Engine.AUTO,
 ) -> dict[str, Any]:
     """Every figure of ``ginsim bench``. ``seconds`` is the time budget per figure;
-    ``sweep`` times the full knock sweep rather than a scaled-down one."""
+    ``sweep`` times the full knock sweep rather than a scaled-down one. The general
+    engine's figures always play through ``play_hand``; the fast path's figures and
+    the sweep play as ``engine`` says, except that "general" leaves them "auto" (their
+    point is the fast path): "compiled" measures the fast path without numba's kernel."""
+    fast_engine = Engine.COMPILED if engine == Engine.COMPILED else Engine.AUTO
 
     n_jobs = resolve_jobs(jobs)
     note = say or (lambda _m: None)
@@ -284,25 +276,25 @@ def run_bench(
     for name, a in (("simple", "simple"), ("threshold", "threshold:knock_at=5")):
         note(f"fast path: {a} vs simple ...")
         fast = out[f"fast_{name}_per_s_engine"] = bench_fast_engine(seconds, reps, a)
-        if fastjit.installed():
+        if fast_engine == Engine.AUTO and fastjit.installed():
             note(f"fast path, numba's kernel: {a} vs simple ...")
-        jit = out[f"jit_{name}_per_s_engine"] = bench_jit_engine(seconds, reps, a)
+        jit = out[f"jit_{name}_per_s_engine"] = bench_jit_engine(seconds, reps, a, engine=fast_engine)
         fast = jit or fast
         n1 = max(200, int(fast * seconds / reps) // 2 * 2)
         note(f"fast path runner: {n1:,} hands with 1 job ...")
-        f1 = out[f"fast_{name}_per_s_1job"] = bench_runner(1, n1, reps, a, engine="auto")
+        f1 = out[f"fast_{name}_per_s_1job"] = bench_runner(1, n1, reps, a, engine=fast_engine)
         n_all = max(200, int(f1 * n_jobs * seconds / reps) // 2 * 2)
         note(f"fast path runner: {n_all:,} hands with {n_jobs} jobs ...")
-        out[f"fast_{name}_per_s_all"] = bench_runner(n_jobs, n_all, reps, a, engine="auto")
+        out[f"fast_{name}_per_s_all"] = bench_runner(n_jobs, n_all, reps, a, engine=fast_engine)
     sweep_hands = None if sweep else max(200, int(2000 * seconds)) // 2 * 2
     note(f"knock sweep: 11 x {sweep_hands or SWEEP_HANDS:,} hands with {n_jobs} jobs, end to end ...")
-    out["sweep_s"] = bench_sweep(n_jobs, sweep_hands)
+    out["sweep_s"] = bench_sweep(n_jobs, sweep_hands, fast_engine)
     out["sweep_hands"] = 11 * (sweep_hands or SWEEP_HANDS)
     out.update(
         jobs=n_jobs,
         python=platform.python_version(),
         engine=native.status(),
-        fast_kernel=fast_kernel(),
+        fast_kernel=fast_kernel(fast_engine),
         ginsim=__version__,
         platform=f"{platform.system()} {platform.release()} {platform.machine()}, {_cpus()} cpus",
     )

@@ -34,7 +34,9 @@ from typing import Any
 from ginsim.engine.rng import MAX_SEED
 from ginsim.engine.rules import Rules, rules_from_table
 from ginsim.errors import GinsimError, RunError
+from ginsim.run.describe import MatchRun, RoundRobinRun, RunDescription, SweepRun
 from ginsim.run.plan import KINDS, plan_run
+from ginsim.run.records import RunKind
 from ginsim.run.speccheck import parse_specs
 
 COMMON_KEYS = ("kind", "description", "hands", "games", "seed", "duplicate", "out", "rules")
@@ -50,8 +52,7 @@ class Experiment:
     """A checked experiment file: the run it describes, ready for ``launch``."""
 
     path: Path
-    kind: str
-    target: dict[str, Any]
+    run: RunDescription
     hands: int | None
     games: int | None
     seed: int = 0
@@ -59,6 +60,10 @@ class Experiment:
     rules: Rules = field(default_factory=Rules)
     out: Path = Path("results")
     description: str = ""
+
+    @property
+    def kind(self) -> RunKind:
+        return self.run.kind
 
 
 def _bad(path: Path, key: str, problem: str) -> RunError:
@@ -139,44 +144,49 @@ def _values(path: Path, v: Any) -> str:
     return ",".join(out)
 
 
-def _target(path: Path, data: dict[str, Any], isolate: bool = False) -> dict[str, Any]:
-    """Who plays: checked and in the form ``launch`` takes (``isolate``: bots' specs
-    checked in processes of their own, ginsim.run.speccheck)."""
+def _description(path: Path, data: dict[str, Any], isolate: bool = False) -> RunDescription:
+    """Who plays, checked (``isolate``: bots' specs checked in processes of their own,
+    ginsim.run.speccheck)."""
     kind = data["kind"]
-    if kind == "match":
-        target: dict[str, Any] = {"a": _text(path, data, "a"), "b": _text(path, data, "b")}
-        specs = {"a": [target["a"]], "b": [target["b"]]}
-    elif kind == "roundrobin":
-        target = {"strategies": _texts(path, data, "strategies", 2)}
-        specs = {"strategies": target["strategies"]}
+    run: RunDescription
+    param = ""  # a sweep's parameter
+    if kind == RunKind.MATCH:
+        run = MatchRun(_text(path, data, "a"), _text(path, data, "b"))
+        specs = {"a": [run.a], "b": [run.b]}
+    elif kind == RunKind.ROUNDROBIN:
+        run = RoundRobinRun(tuple(_texts(path, data, "strategies", 2)))
+        specs = {"strategies": list(run.strategies)}
     else:
         param = _text(path, data, "param")
         if "=" in param or ":" in param:
             raise _bad(path, "param", f"must be a parameter name such as knock_at, not {param!r}")
         if "values" not in data:
             raise _bad(path, "values", "missing (a sweep needs strategy, param, values, vs)")
-        target = {
-            "strategy": _text(path, data, "strategy"),
-            "param": f"{param}={_values(path, data['values'])}",
-            "versus": _texts(path, data, "vs", 1),
-        }
-        specs = {"strategy": [target["strategy"]], "vs": target["versus"]}
+        run = SweepRun(
+            _text(path, data, "strategy"),
+            f"{param}={_values(path, data['values'])}",
+            tuple(_texts(path, data, "vs", 1)),
+        )
+        specs = {"strategy": [run.strategy], "vs": list(run.versus)}
     for key, texts in specs.items():
         try:
             parsed = parse_specs(texts, isolate)
         except GinsimError as e:
             raise _bad(path, key, str(e)) from None
-        for spec in parsed:
-            if key == "strategy":
+        if key == "strategy":
+            for spec in parsed:
                 known = spec.defaults()
-                name = target["param"].partition("=")[0]
-                if name not in known:
+                if param not in known:
                     raise _bad(
                         path,
                         "param",
-                        f"{spec.label} has no parameter {name!r} (parameters: {', '.join(known) or 'none'})",
+                        f"{spec.label} has no parameter {param!r} (parameters: {', '.join(known) or 'none'})",
                     )
-    return target
+    return run
+
+
+_FILE_KEYS = {"param": "values", "vs": "vs", "hands": "hands", "games": "games", "seed": "seed"}
+"""The experiment file's key for each parameter a plan's error may name."""
 
 
 def load_experiment(path: str | Path, isolate: bool = False) -> Experiment:
@@ -221,11 +231,16 @@ def load_experiment(path: str | Path, isolate: bool = False) -> Experiment:
         rules = rules_from_table(table, f"{p}: [rules]")
     except GinsimError as e:
         raise RunError(str(e)) from None
-    target = _target(p, data, isolate)
-    exp = Experiment(p, kind, target, hands, games, seed, duplicate, rules, Path(out.strip()), description.strip())
+    run = _description(p, data, isolate)
+    exp = Experiment(p, run, hands, games, seed, duplicate, rules, Path(out.strip()), description.strip())
     try:  # what only the whole plan can tell: a strategy listed twice, a sweep value out of range
-        plan_run(kind, target, rules=rules, seed=seed, hands=hands, games=games, duplicate=duplicate)
+        plan_run(run, rules=rules, seed=seed, hands=hands, games=games, duplicate=duplicate)
     except GinsimError as e:
-        key = {"roundrobin": "strategies", "sweep": "values"}.get(kind)
-        raise (_bad(p, key, str(e)) if key else RunError(f"{p}: {e}")) from None
+        problem = e.message(_FILE_KEYS)
+        match run:
+            case RoundRobinRun():
+                raise _bad(p, "strategies", problem) from None
+            case SweepRun():
+                raise _bad(p, "values", problem) from None
+        raise RunError(f"{p}: {problem}") from None
     return exp

@@ -91,8 +91,11 @@ def pid_alive(pid: Any) -> bool:
 def busy_error(folder: Path, holder: dict[str, Any]) -> RunError:
     who = f"pid {holder.get('pid', '?')} on {holder.get('host', '?')}"
     since = f" since {holder['since']}" if holder.get("since") else ""
-    return RunError(
-        f"--out {folder} is in use by another ginsim run ({who}{since}); wait for it to end or use another --out"
+    return RunError.about(
+        "{out} {folder} is in use by another ginsim run ({who}{since}); wait for it to end or use another {out}",
+        folder=folder,
+        who=who,
+        since=since,
     )
 
 
@@ -127,7 +130,9 @@ def acquire(folder: Path) -> FolderLock:
             os.close(fd)
             raise RunError(f"{path}: cannot write the run folder's lock ({describe_os_error(e)})") from None
         return FolderLock(path, fd, old if old and not created else None)
-    raise RunError(f"--out {folder}: cannot take the run folder's lock (it keeps changing); try again")
+    raise RunError.about(
+        "{out} {folder}: cannot take the run folder's lock (it keeps changing); try again", folder=folder
+    )
 
 
 def _flock(fd: int, path: Path, old: dict[str, Any]) -> bool:

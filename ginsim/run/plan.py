@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
 from ginsim.errors import RunError
-from ginsim.run.records import PairingRecord
+from ginsim.run.describe import MatchRun, RoundRobinRun, RunDescription, SweepRun
+from ginsim.run.options import Engine
+from ginsim.run.records import PairingRecord, RunKind
 from ginsim.run.seeding import text_key
 from ginsim.run.speccheck import check_together, parse_specs
 
-KINDS = ("match", "roundrobin", "sweep")
+KINDS = tuple(k.value for k in RunKind)
 DEFAULT_CHUNK_HANDS = 4000
 DEFAULT_FAST_CHUNK_HANDS = 20_000
 """Hands per chunk when every pairing is of ``FAST_POLICIES``: the fast path plays such a
@@ -114,15 +116,22 @@ class ChunkTask:
     decision_limit: float | None = DEFAULT_DECISION_LIMIT  # hard seconds per decision (ginsim.engine.guard)
     isolate: bool = False  # tournament mode: each strategy in its own process (ginsim.run.isolate)
     secret: bytes = b""  # tournament mode: the run's secret, mixed into every deal seed
-    engine: str = "auto"  # "general": play_hand for every hand; "auto": the fast path when it applies
-    # (numba's kernel for hand-mode chunks when installed); "compiled": the fast path without it
+    engine: Engine = Engine.AUTO  # the run's engine (ginsim.run.options): the worker plays as it says
+
+
+@dataclass(frozen=True)
+class SweptParam:
+    """A sweep's parameter and the canonical spec of the strategy it varies."""
+
+    param: str
+    base: str
 
 
 @dataclass(frozen=True)
 class RunPlan:
     """Everything that decides a run's hand log."""
 
-    kind: str
+    kind: RunKind
     pairings: tuple[Pairing, ...]
     rules: Rules
     seed: int
@@ -130,7 +139,18 @@ class RunPlan:
     games: int | None  # games per pairing (game mode)
     duplicate: bool
     chunk: int  # deals (or games) per chunk
-    extra: dict[str, Any] = field(default_factory=dict)
+    swept: SweptParam | None = None  # sweeps only
+    isolate: bool = False  # tournament mode: other decks (the run's secret), other rules of play
+
+    def extra(self) -> dict[str, Any]:
+        """The identity's ``extra`` object as manifests have always written it: a sweep's
+        ``param`` and ``base``, then ``isolate`` in tournament mode; empty otherwise."""
+        out: dict[str, Any] = {}
+        if self.swept is not None:
+            out.update(param=self.swept.param, base=self.swept.base)
+        if self.isolate:
+            out["isolate"] = True
+        return out
 
     @property
     def units(self) -> int:
@@ -154,7 +174,7 @@ class RunPlan:
     def identity(self) -> dict[str, Any]:
         """What must match for a folder to be resumed by this plan."""
         return {
-            "kind": self.kind,
+            "kind": str(self.kind),
             "pairings": [p.to_dict() for p in self.pairings],
             "rules": self.rules.to_dict(),
             "seed": self.seed,
@@ -162,7 +182,7 @@ class RunPlan:
             "games": self.games,
             "duplicate": self.duplicate,
             "chunk": self.chunk,
-            **({"extra": self.extra} if self.extra else {}),
+            **({"extra": extra} if (extra := self.extra()) else {}),
         }
 
 
@@ -180,14 +200,18 @@ def _labels(specs: list[StrategySpec]) -> list[str]:
 
 
 def check_counts(hands: int | None, games: int | None) -> None:
+    """RunError naming ``hands`` or ``games`` unless exactly one is a count in range."""
     if (hands is None) == (games is None):
-        raise RunError("give either --hands N or --games N")
+        raise RunError.about("give either {hands} or {games}")
     n = hands if hands is not None else games
-    what = "--hands" if hands is not None else "--games"
-    if n is None or n <= 0:
-        raise RunError(f"{what} must be a positive whole number, not {n}")
+    assert n is not None
+    count = "{hands}" if hands is not None else "{games}"  # the parameter the message names
+    if n <= 0:
+        raise RunError.about(count + " must be a positive whole number, not {n}", n=n)
     if n > MAX_COUNT:
-        raise RunError(f"{what} {n}: at most {MAX_COUNT:,} per pairing (split a bigger study into runs by seed)")
+        raise RunError.about(
+            count + " {n}: at most {most:,} per pairing (split a bigger study into runs by seed)", n=n, most=MAX_COUNT
+        )
 
 
 def default_chunk(
@@ -213,7 +237,7 @@ def fast_policies_only(pairings: Sequence[Pairing], rules: Rules, isolate: bool 
 def plan_match(a: str, b: str, isolate: bool = False, **kw: Any) -> RunPlan:
     specs = parse_specs([a, b], isolate)
     la, lb = _labels(specs)
-    return _plan("match", (Pairing(0, specs[0], specs[1], la, lb),), isolate=isolate, **kw)
+    return _plan(RunKind.MATCH, (Pairing(0, specs[0], specs[1], la, lb),), isolate=isolate, **kw)
 
 
 def plan_roundrobin(names: list[str], isolate: bool = False, **kw: Any) -> RunPlan:
@@ -229,7 +253,7 @@ def plan_roundrobin(names: list[str], isolate: bool = False, **kw: Any) -> RunPl
     for i in range(len(specs)):
         for j in range(i + 1, len(specs)):
             pairings.append(Pairing(len(pairings), specs[i], specs[j], labels[i], labels[j]))
-    return _plan("roundrobin", tuple(pairings), isolate=isolate, **kw)
+    return _plan(RunKind.ROUNDROBIN, tuple(pairings), isolate=isolate, **kw)
 
 
 def parse_param_range(text: str) -> tuple[str, list[Any]]:
@@ -237,22 +261,22 @@ def parse_param_range(text: str) -> tuple[str, list[Any]]:
     name, sep, rng = text.partition("=")
     name = name.strip()
     if not sep or not name or not rng.strip():
-        raise RunError(f"--param: expected NAME=START:STOP[:STEP] or NAME=v1,v2,..., not {text!r}")
+        raise RunError.about("{param}: expected NAME=START:STOP[:STEP] or NAME=v1,v2,..., not {text!r}", text=text)
     rng = rng.strip()
     if ":" in rng:
         parts = rng.split(":")
         if len(parts) not in (2, 3):
-            raise RunError(f"--param {text!r}: a range is START:STOP or START:STOP:STEP")
+            raise RunError.about("{param} {text!r}: a range is START:STOP or START:STOP:STEP", text=text)
         try:
             nums = [_number(p) for p in parts]
         except ValueError:
-            raise RunError(f"--param {text!r}: range bounds must be numbers") from None
+            raise RunError.about("{param} {text!r}: range bounds must be numbers", text=text) from None
         start, stop = nums[0], nums[1]
         step = nums[2] if len(nums) == 3 else 1
         if step <= 0:
-            raise RunError(f"--param {text!r}: the step must be positive")
+            raise RunError.about("{param} {text!r}: the step must be positive", text=text)
         if stop < start:
-            raise RunError(f"--param {text!r}: STOP is below START")
+            raise RunError.about("{param} {text!r}: STOP is below START", text=text)
         values: list[Any] = []
         k = 0
         while True:
@@ -262,11 +286,11 @@ def parse_param_range(text: str) -> tuple[str, list[Any]]:
             values.append(round(v, 10) if isinstance(v, float) else v)
             k += 1
             if k > 10_000:
-                raise RunError(f"--param {text!r}: more than 10000 values")
+                raise RunError.about("{param} {text!r}: more than 10000 values", text=text)
         return name, values
     items = [p.strip() for p in rng.split(",")]
     if any(not p for p in items):
-        raise RunError(f"--param {text!r}: empty value in the list")
+        raise RunError.about("{param} {text!r}: empty value in the list", text=text)
     return name, items
 
 
@@ -280,17 +304,19 @@ def _number(text: str) -> int | float:
 
 def plan_sweep(strategy: str, param: str, versus: list[str], isolate: bool = False, **kw: Any) -> RunPlan:
     if not versus:
-        raise RunError("a sweep needs at least one opponent: --vs STRATEGY")
+        raise RunError.about("a sweep needs at least one opponent: {vs}")
     name, values = parse_param_range(param)
     base = parse_specs([strategy], isolate)[0]
     defaults = base.defaults()
     if name not in defaults:
         known = ", ".join(defaults) or "none"
-        raise RunError(f"--param: {base.label} has no parameter {name!r} (parameters: {known})")
+        raise RunError.about(
+            "{param}: {label} has no parameter {name!r} (parameters: {known})", label=base.label, name=name, known=known
+        )
     opponents = parse_specs(versus, isolate)
     for i, o in enumerate(opponents):
         if o.canonical in [x.canonical for x in opponents[:i]]:
-            raise RunError(f"--vs {versus[i]!r} is listed twice")
+            raise RunError.about("{vs} {opponent!r} is listed twice", opponent=versus[i])
     pairings = []
     seen: dict[str, Any] = {}
     swept = None
@@ -299,17 +325,21 @@ def plan_sweep(strategy: str, param: str, versus: list[str], isolate: bool = Fal
     for i, v in enumerate(values):
         spec = swept[i] if swept is not None else base.with_params({name: v})
         if spec.canonical in seen:
-            raise RunError(f"--param: {name}={v} is the same value as {name}={seen[spec.canonical]} (listed twice)")
+            raise RunError.about(
+                "{param}: {name}={v} is the same value as {name}={w} (listed twice)",
+                name=name,
+                v=v,
+                w=seen[spec.canonical],
+            )
         seen[spec.canonical] = v
         for opp in opponents:
             la, lb = _labels([spec, opp])
             pairings.append(Pairing(len(pairings), spec, opp, la, lb, name, spec.params[name]))
-    return _plan("sweep", tuple(pairings), extra={"param": name, "base": base.canonical}, isolate=isolate, **kw)
+    return _plan(RunKind.SWEEP, tuple(pairings), swept=SweptParam(name, base.canonical), isolate=isolate, **kw)
 
 
 def plan_run(
-    kind: str,
-    target: dict[str, Any],
+    run: RunDescription,
     *,
     rules: Rules,
     seed: int = 0,
@@ -320,11 +350,11 @@ def plan_run(
     note: Callable[[str], None] | None = None,
     isolate: bool = False,
 ) -> RunPlan:
-    """The plan of a match, round-robin or sweep. ``target`` names who plays:
-    ``{"a", "b"}``, ``{"strategies"}`` or ``{"strategy", "param", "versus"}``; 10,000 hands
-    when neither ``hands`` nor ``games`` is given; an odd hand count with duplicate deals
-    is rounded up to whole pairs (``note`` is told). ``isolate`` (tournament mode): specs
-    that import outside code are checked in processes of their own (ginsim.run.speccheck)."""
+    """The plan of a match, round-robin or sweep; 10,000 hands when neither ``hands``
+    nor ``games`` is given; an odd hand count with duplicate deals is rounded up to whole
+    pairs (``note`` is told). ``isolate`` (tournament mode): specs that import outside
+    code are checked in processes of their own (ginsim.run.speccheck), and the plan is
+    tournament mode's. RunError naming the parameter at fault."""
     if hands is None and games is None:
         hands = 10_000
     check_counts(hands, games)
@@ -334,17 +364,18 @@ def plan_run(
             note(f"note: duplicate deals come in pairs: playing {hands} hands per pairing")
     kw: dict[str, Any] = {"rules": rules, "seed": seed, "hands": hands, "games": games}
     kw.update(duplicate=duplicate, chunk=chunk, isolate=isolate)
-    if kind == "match":
-        return plan_match(target["a"], target["b"], **kw)
-    if kind == "roundrobin":
-        return plan_roundrobin(list(target["strategies"]), **kw)
-    if kind == "sweep":
-        return plan_sweep(target["strategy"], target["param"], list(target["versus"]), **kw)
-    raise RunError(f"unknown kind of run {kind!r} ({', '.join(KINDS)})")
+    match run:
+        case MatchRun(a, b):
+            return plan_match(a, b, **kw)
+        case RoundRobinRun(strategies):
+            return plan_roundrobin(list(strategies), **kw)
+        case SweepRun(strategy, param, versus):
+            return plan_sweep(strategy, param, list(versus), **kw)
+    raise RunError(f"not a run's description: {run!r:.60} (a MatchRun, RoundRobinRun or SweepRun)")
 
 
 def _plan(
-    kind: str,
+    kind: RunKind,
     pairings: tuple[Pairing, ...],
     *,
     rules: Rules,
@@ -353,19 +384,19 @@ def _plan(
     games: int | None = None,
     duplicate: bool = True,
     chunk: int | None = None,
-    extra: dict[str, Any] | None = None,
+    swept: SweptParam | None = None,
     isolate: bool = False,
 ) -> RunPlan:
     check_counts(hands, games)
     if len(pairings) > MAX_PAIRINGS:
         raise RunError(f"{len(pairings)} pairings: a run holds at most {MAX_PAIRINGS:,}")
     if seed < 0 or seed >= 2**63:
-        raise RunError(f"--seed must be a whole number from 0 to 2**63-1, not {seed}")
+        raise RunError.about("{seed} must be a whole number from 0 to 2**63-1, not {n}", n=seed)
     units = (math.ceil(hands / 2) if duplicate else hands) if hands is not None else games
     assert units is not None
     if chunk is None:
         fast = fast_policies_only(pairings, rules, isolate)
         chunk = default_chunk(units, duplicate=duplicate, games=games is not None, fast=fast, pairings=len(pairings))
     elif chunk <= 0 or chunk > MAX_COUNT:
-        raise RunError(f"--chunk must be from 1 to {MAX_COUNT:,}, not {chunk}")
-    return RunPlan(kind, pairings, rules, seed, hands, games, duplicate, chunk, extra or {})
+        raise RunError.about("{chunk} must be from 1 to {most:,}, not {n}", most=MAX_COUNT, n=chunk)
+    return RunPlan(kind, pairings, rules, seed, hands, games, duplicate, chunk, swept, isolate)

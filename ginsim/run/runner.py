@@ -32,6 +32,7 @@ from ginsim.run import lock
 from ginsim.run.atomic import TMP_MARK, describe_os_error, make_dir
 from ginsim.run.integrity import SUMS_DIR, parse_chunk_name, run_key
 from ginsim.run.interrupt import sigterm_as_interrupt
+from ginsim.run.options import Engine
 from ginsim.run.plan import RunPlan
 from ginsim.run.records import (
     FORFEITS_DIR,
@@ -39,7 +40,6 @@ from ginsim.run.records import (
     HANDS_DIR,
     MANIFEST,
     Manifest,
-    RunKind,
     RunStatus,
     StrategyRecord,
     chunk_path,
@@ -51,13 +51,14 @@ from ginsim.run.records import (
 )
 from ginsim.run.secret import run_secret
 from ginsim.run.sequential import StopRule, run_sequential
-from ginsim.run.worker import ChunkTask, engine_choice, play_chunk, play_path
+from ginsim.run.worker import ChunkTask, play_chunk, play_path
 from ginsim.version import __version__
 
 
 @dataclass
 class RunOptions:
-    """How to run (never what): processes, backend, progress display."""
+    """How to run (never what): processes, backend, progress display, the engine (the
+    same hand log from each)."""
 
     jobs: int | None = None  # None: every core
     backend: str = "loky"
@@ -67,6 +68,7 @@ class RunOptions:
     stop_rule: StopRule | None = None  # a sequential test deciding when to stop (SPRT), or None
     decision_limit: float | None = DEFAULT_DECISION_LIMIT  # hard seconds per decision (ginsim.engine.guard)
     on_chunk: Callable[[Path, Any], None] | None = None  # told (file, pyarrow table) of each chunk written
+    engine: Engine = Engine.AUTO  # what plays the hands (ginsim.run.options), told to every worker in its tasks
 
 
 def _now() -> str:
@@ -111,7 +113,7 @@ def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[Manifest
     way take its lock. Returns the manifest, whether the run resumes, and the lock."""
     identity = _normalize(plan.identity())
     if out.exists() and not out.is_dir():
-        raise RunError(f"--out {out}: exists and is not a folder")
+        raise RunError.about("{out} {path}: exists and is not a folder", path=out)
     if out.is_dir() and any(out.iterdir()):
         busy = lock.holder(out)
         if busy is not None:
@@ -148,14 +150,25 @@ def _check_same_run(plan: RunPlan, out: Path, manifest: Manifest, identity: dict
     if manifest.identity != identity:
         old_preset = manifest.preset
         if old_preset != plan.rules.preset:  # R27: a run folder keeps its preset
-            raise RunError(
-                f"--out {out} was made under the {old_preset!r} rules, not {plan.rules.preset!r}; "
-                "use another --out or the same rules"
+            raise RunError.about(
+                "{out} {path} was made under the {old!r} rules, not {new!r}; use another {out} or the same rules",
+                path=out,
+                old=old_preset,
+                new=plan.rules.preset,
             )
         diff = ", ".join(_differences(manifest.identity, identity))
-        raise RunError(f"--out {out} holds a different run (differs in: {diff}); use another --out or the same command")
+        raise RunError.about(
+            "{out} {path} holds a different run (differs in: {diff}); use another {out} or the same command",
+            path=out,
+            diff=diff,
+        )
     if manifest.ginsim != __version__:
-        raise RunError(f"--out {out} was written by ginsim {manifest.ginsim}, this is {__version__}; use another --out")
+        raise RunError.about(
+            "{out} {path} was written by ginsim {old}, this is {new}; use another {out}",
+            path=out,
+            old=manifest.ginsim,
+            new=__version__,
+        )
 
 
 def _remove_stale_temporaries(out: Path) -> None:
@@ -172,7 +185,7 @@ def _new_manifest(plan: RunPlan, identity: dict[str, Any], opts: RunOptions) -> 
     return Manifest(
         ginsim=__version__,
         command=opts.command,
-        kind=RunKind(plan.kind),
+        kind=plan.kind,
         started=_now(),
         status=RunStatus.RUNNING,
         strategies=(strategies := _strategies(plan)),
@@ -192,18 +205,18 @@ def _new_manifest(plan: RunPlan, identity: dict[str, Any], opts: RunOptions) -> 
         backend=opts.backend,
         scheduler=opts.scheduler,
         cwd=os.getcwd(),
-        platform={**platform_info(), "play_path": _play_path(plan)},
+        platform={**platform_info(), "play_path": _play_path(plan, opts.engine)},
         identity=identity,
-        param=plan.extra.get("param"),
-        base=plan.extra.get("base"),
-        isolate=bool(plan.extra.get("isolate")),
+        param=plan.swept.param if plan.swept is not None else None,
+        base=plan.swept.base if plan.swept is not None else None,
+        isolate=plan.isolate,
     )
 
 
-def _play_path(plan: RunPlan) -> str:
-    if plan.extra.get("isolate"):  # the stand-ins of tournament mode play through the general engine
+def _play_path(plan: RunPlan, engine: Engine) -> str:
+    if plan.isolate:  # the stand-ins of tournament mode play through the general engine
         return "general (tournament mode: each strategy in its own process)"
-    return play_path(plan.rules, [(p.a, p.b) for p in plan.pairings])
+    return play_path(plan.rules, [(p.a, p.b) for p in plan.pairings], engine)
 
 
 def _strategies(plan: RunPlan) -> list[StrategyRecord]:
@@ -229,7 +242,7 @@ class Todo:
     decision_limit: float | None = DEFAULT_DECISION_LIMIT  # hard seconds per decision
     isolate: bool = False  # tournament mode: each strategy in its own process
     secret: bytes = b""  # tournament mode: the run's secret, mixed into every deal seed
-    engine: str = "auto"  # "general" forces play_hand for every hand (GINSIM_GENERAL, --engine)
+    engine: Engine = Engine.AUTO  # the run's engine, in every task
 
     def __iter__(self) -> Iterator[ChunkTask]:
         plan = self.plan
@@ -262,9 +275,7 @@ class Todo:
         return self.count
 
 
-def _tasks(
-    plan: RunPlan, folder: Path, manifest: Manifest, warn: Callable[[str], None], decision_limit: float | None
-) -> Todo:
+def _tasks(plan: RunPlan, folder: Path, manifest: Manifest, warn: Callable[[str], None], opts: RunOptions) -> Todo:
     """The chunks still to play. Every file of ``hands/`` is checked against the plan: a
     damaged chunk is named, deleted and played again; a foreign file is named and left
     alone (never counted)."""
@@ -285,8 +296,8 @@ def _tasks(
         start = ci * plan.chunk
         done_units += min(start + plan.chunk, plan.units) - start
     secret = run_secret(folder) if manifest.isolate else b""  # tournament mode's decks
-    engine = engine_choice()  # read here: worker processes may have started before it was set
-    return Todo(plan, done, len(chunks) - len(done), done_units, decision_limit, manifest.isolate, secret, engine)
+    todo = len(chunks) - len(done)
+    return Todo(plan, done, todo, done_units, opts.decision_limit, manifest.isolate, secret, opts.engine)
 
 
 def resolve_jobs(jobs: int | None, warn: Callable[[str], None] | None = None, cap: bool = False) -> int:
@@ -349,7 +360,7 @@ def _play(plan: RunPlan, folder: Path, opts: RunOptions, manifest: Manifest, res
     jobs = resolve_jobs(opts.jobs, note, cap=opts.backend == "loky" or not opts.scheduler)
     key = run_key(manifest.identity)
     try:
-        tasks = _tasks(plan, folder, manifest, lambda m: _stderr(f"ginsim: warning: {m}"), opts.decision_limit)
+        tasks = _tasks(plan, folder, manifest, lambda m: _stderr(f"ginsim: warning: {m}"), opts)
     except KeyboardInterrupt:
         raise Interrupted(_resume_hint("interrupted", folder)) from None
     # every invocation is a session; the top-level jobs and backend say what played the

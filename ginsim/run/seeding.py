@@ -127,14 +127,20 @@ def deal_seeds(master: int, start: int, stop: int) -> np.ndarray:
         return _splitmix64_np(base + idx * np.uint64(_GOLDEN))
 
 
-def strategy_seeds(deals: np.ndarray, pairing_key: int, copy: int, seat: int) -> np.ndarray:
+def strategy_seeds(deals: np.ndarray, pairing_key: int, copy: int, seat: int, jit: bool = False) -> np.ndarray:
     """``strategy_seed`` for many deal seeds at once (uint64 array); by numba's BLAKE2b
-    (``ginsim.run._seedjit``) when numba is installed, else by ``hashlib``: the same digests."""
-    kernel = _seedjit_module() if len(deals) >= 64 else None
+    (``ginsim.run._seedjit``) when ``jit`` asks for it (the worker does when its task's
+    engine is "auto") and numba imports, else by ``hashlib``: the same seeds either way."""
+    kernel = _seed_kernel(jit) if len(deals) >= 64 else None
     if kernel is not None:
         state = kernel.keyed_state(_stream_key(pairing_key))
         return kernel.keyed_digests(state, np.asarray(deals, dtype=np.uint64), (copy & 255) | (seat & 255) << 8)
     return strategy_seeds_hashlib(deals, pairing_key, copy, seat)
+
+
+def _seed_kernel(jit: bool) -> Any:
+    """``ginsim.run._seedjit`` when ``jit`` and numba imports, else None."""
+    return _seedjit_module() if jit else None
 
 
 @cache

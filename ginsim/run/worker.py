@@ -11,7 +11,6 @@ cannot change a result.
 from __future__ import annotations
 
 import operator
-import os
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -30,6 +29,7 @@ from ginsim.engine.strategy import Strategy
 from ginsim.errors import RunError
 from ginsim.run.forfeits import MAX_PER_CHUNK, forfeit_record, traced_replay
 from ginsim.run.isolate import isolated_factories
+from ginsim.run.options import GENERAL_ENV, Engine
 from ginsim.run.plan import ChunkTask
 from ginsim.run.records import COLUMNS, FORFEIT_DETAILS, GAME_COLUMNS, GAME_PREFIX, OUTCOME_CODE, RESULT_COLUMNS
 from ginsim.run.seeding import (
@@ -132,8 +132,10 @@ def _play_chunk(task: ChunkTask, factories: tuple[Any, Any] | None = None) -> di
         if task.secret:
             seeds = mix_secrets(seeds, task.secret)
         deck_array = check_decks(decks_for(seeds))
+        jit = task.engine == Engine.AUTO
+        key = task.pairing_key
         streams = [
-            (copy, strategy_seeds(seeds, task.pairing_key, copy, 0), strategy_seeds(seeds, task.pairing_key, copy, 1))
+            (copy, strategy_seeds(seeds, key, copy, 0, jit), strategy_seeds(seeds, key, copy, 1, jit))
             for copy in copies
         ]
         if fast is not None:
@@ -249,13 +251,6 @@ def _note_forfeit(
 
 # -- the fast path (ginsim.engine.fastplay) ----------------------------------------------
 
-GENERAL_ENV = "GINSIM_GENERAL"
-"""Set to 1 to play every hand through the general engine (``play_hand``), fast path off."""
-
-
-def general_forced() -> bool:
-    return os.environ.get(GENERAL_ENV, "") not in ("", "0")
-
 
 def fast_policy(cls: object, params: dict[str, Any]) -> FastPolicy | None:
     """The fast form a strategy class offers for ``params`` (``Strategy.fast_policy``: the
@@ -267,21 +262,10 @@ def fast_policy(cls: object, params: dict[str, Any]) -> FastPolicy | None:
     return cls.fast_policy(params)
 
 
-def engine_choice() -> str:
-    """The engine this process asks for: "general" when ``GINSIM_GENERAL`` is set (also
-    ``ginsim --engine general``); "compiled" when the fast path may not use numba's kernel
-    (``GINSIM_JIT=0``, ``GINSIM_PURE=1``); else "auto". The runner puts it in every
-    ChunkTask, so worker processes started earlier (with another environment) follow it."""
-    if general_forced():
-        return "general"
-    jit_off = os.environ.get("GINSIM_JIT", "1").strip().lower() in ("0", "no", "false", "off")
-    return "compiled" if jit_off or os.environ.get("GINSIM_PURE", "").strip() not in ("", "0") else "auto"
-
-
-def fast_path_reason(rules: Rules, cls_a: type[Strategy], cls_b: type[Strategy], engine: str | None = None) -> str:
-    """Why a pairing is played by the general engine, or "" when the fast path plays it;
-    ``engine`` as ``engine_choice`` gives it (None: this process's)."""
-    if (engine or engine_choice()) == "general":
+def fast_path_reason(rules: Rules, cls_a: type[Strategy], cls_b: type[Strategy], engine: Engine) -> str:
+    """Why a pairing is played by the general engine under ``engine``, or "" when the
+    fast path plays it."""
+    if engine == Engine.GENERAL:
         return f"the general engine was asked for ({GENERAL_ENV}=1 or --engine general)"
     if rules.time_per_hand is not None:
         return "the rules set a clock (time_per_hand)"
@@ -349,21 +333,21 @@ def _fast_hand_columns(
     return out
 
 
-def fast_kernel(engine: str | None = None) -> str:
-    """What plays the fast path's hand-mode chunks for ``engine`` (None: this process's
-    choice): numba's kernel (``fastjit``) or compiled Python (``fastplay``)."""
-    if (engine or engine_choice()) == "auto" and fastjit.version() is not None:
+def fast_kernel(engine: Engine) -> str:
+    """What plays the fast path's hand-mode chunks under ``engine``: numba's kernel
+    (``fastjit``) or compiled Python (``fastplay``)."""
+    if engine == Engine.AUTO and fastjit.version() is not None:
         return f"ginsim.engine.fastjit, {fastjit.status()}"
     return "ginsim.engine.fastplay"
 
 
-def play_path(rules: Rules, pairings: list[tuple[StrategySpec, StrategySpec]]) -> str:
-    """Which engine plays a run's pairings, for its manifest and ``ginsim bench``:
-    "fast", "general (why)", or how many pairings take each."""
-    reasons = [fast_path_reason(rules, a.load_class(), b.load_class()) for a, b in pairings]
+def play_path(rules: Rules, pairings: list[tuple[StrategySpec, StrategySpec]], engine: Engine) -> str:
+    """Which engine plays a run's pairings under ``engine``, for its manifest and
+    ``ginsim bench``: "fast", "general (why)", or how many pairings take each."""
+    reasons = [fast_path_reason(rules, a.load_class(), b.load_class(), engine) for a, b in pairings]
     slow = [r for r in reasons if r]
     if not slow:
-        return f"fast ({fast_kernel()})"
+        return f"fast ({fast_kernel(engine)})"
     if len(slow) == len(reasons):
         return f"general ({slow[0]})"
     return f"fast for {len(reasons) - len(slow)} of {len(reasons)} pairings, general for the rest ({slow[0]})"

@@ -84,10 +84,9 @@ def status() -> str:
 
 
 @cache
-def _tables(max_run_length: int | None) -> tuple[np.ndarray, ...]:
-    """The meld tables as int64 arrays, in the kernel's argument order."""
-    t = tables_for(max_run_length)
-    return tuple(np.asarray(x, dtype=np.int64) for x in (t.run_deadwood, t.runnable, t.packed, t.delta, t.cover))
+def _tables(max_run_length: int | None) -> np.ndarray:
+    """The flat meld tables as an int64 array."""
+    return np.asarray(tables_for(max_run_length).flat, dtype=np.int64)
 
 
 def _facts(rules: Rules) -> Any:
@@ -120,9 +119,8 @@ def jit_rows(
         seeds[:, 2 * j] = (u >> np.uint64(32)).astype(np.int64)
         seeds[:, 2 * j + 1] = (u & np.uint64(0xFFFFFFFF)).astype(np.int64)
     out = np.empty(n * ROW_WIDTH, dtype=np.int64)
-    T, RN, P, D, C = _tables(rules.max_run_length)
     k.play_rows(
-        _facts(rules), T, RN, P, D, C, kinds, knock_at, chances,
+        _facts(rules), _tables(rules.max_run_length), kinds, knock_at, chances,
         np.ascontiguousarray(decks, dtype=np.int64).reshape(n * 52),
         np.ascontiguousarray(dealers, dtype=np.int64),
         seeds.reshape(n * 4), out, np.zeros(_compiled_kernel.SCRATCH, dtype=np.int64),

@@ -50,12 +50,7 @@ class _Batch:
 
     def __init__(self, rules: Rules, seats: Sequence[FastPolicy]) -> None:
         self.facts = rule_facts(rules)
-        t = tables_for(rules.max_run_length)
-        self.T = t.run_deadwood
-        self.RN = t.runnable
-        self.P = t.packed
-        self.D = t.delta
-        self.C = t.cover
+        self.TB = tables_for(rules.max_run_length).flat
         s0, s1 = seats[0], seats[1]
         self.kinds = [s0.kind, s1.kind]
         self.knock_at = [s0.knock_at, s1.knock_at]
@@ -66,7 +61,7 @@ class _Batch:
         """One hand into ``row`` (``ROW_WIDTH`` ints)."""
         st = [seed0 >> 32 & _M32, seed0 & _M32, seed1 >> 32 & _M32, seed1 & _M32]
         kernel.play_hand(
-            self.facts, self.T, self.RN, self.P, self.D, self.C, self.kinds, self.knock_at, self.chances,
+            self.facts, self.TB, self.kinds, self.knock_at, self.chances,
             deck, 0, dealer, st, row, 0, self.scratch,
         )  # fmt: skip
 
@@ -145,9 +140,7 @@ def fast_rows(
         seeds[4 * i + 2] = s1 >> 32 & _M32
         seeds[4 * i + 3] = s1 & _M32
     out = [0] * (ROW_WIDTH * n)
-    kernel.play_rows(
-        b.facts, b.T, b.RN, b.P, b.D, b.C, b.kinds, b.knock_at, b.chances, decks, dealers, seeds, out, b.scratch
-    )
+    kernel.play_rows(b.facts, b.TB, b.kinds, b.knock_at, b.chances, decks, dealers, seeds, out, b.scratch)
     return out
 
 

@@ -58,6 +58,18 @@ SCRATCH: Final = 4 + 4 * LAYOFF_ROOM
 """Scratch ints ``play_hand`` needs: a ten-card knocker shows at most three melds (room
 for four), each with ``LAYOFF_ROOM`` for the lay-off search."""
 
+# The meld tables, one flat array ``TB`` (``MeldTables.flat``), indexed by 13-bit suit
+# patterns p: at 0 the least run-only deadwood of p; at _RN its cards that lie in a stretch
+# of three or more (so may join a run); at _P its run deadwood (bits 0-7), the most one
+# removal saves offset by 1024 (8-18) and that removal's cards (19-31), one lookup a suit;
+# at _DELTA + 8192 r the run deadwood saved when p's rank-r card leaves it; at _COVER + 4p
+# the runs of p's least cover (up to four, 0 after the last).
+_RN: Final = 8192
+_P: Final = 2 * 8192
+_DELTA: Final = 3 * 8192
+_COVER: Final = 16 * 8192
+TABLES_SIZE: Final = 20 * 8192
+
 _SUIT: Final = 8191
 _RANK_BITS: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39
 _BIG: Final = 1 << 30
@@ -199,15 +211,13 @@ def pick_bit(st: list[int], i: int, mask: int) -> int:
 # -- melds and deadwood (R04-R07) -------------------------------------------------------
 
 
-def runs(P: tuple[int, ...], a: int, b: int, c: int, d: int) -> tuple[int, int, int]:
+def runs(TB: tuple[int, ...], a: int, b: int, c: int, d: int) -> tuple[int, int, int]:
     """Suit patterns a..d finished with runs only: their run deadwood, the most one
-    discard saves and the discards that save it. ``P`` packs per pattern its run
-    deadwood (bits 0-7), its best removal's gain offset by 1024 (8-18) and that
-    removal's cards (19-31): one lookup a suit."""
-    pa = P[a]
-    pb = P[b]
-    pc = P[c]
-    pd = P[d]
+    discard saves and the discards that save it (the packed table: one lookup a suit)."""
+    pa = TB[_P + a]
+    pb = TB[_P + b]
+    pc = TB[_P + c]
+    pd = TB[_P + d]
     ga = (pa >> 8 & 2047) - 1024
     gb = (pb >> 8 & 2047) - 1024
     gc = (pc >> 8 & 2047) - 1024
@@ -231,9 +241,9 @@ def runs(P: tuple[int, ...], a: int, b: int, c: int, d: int) -> tuple[int, int, 
     return (pa & 255) + (pb & 255) + (pc & 255) + (pd & 255), top, cards
 
 
-def runs_only(T: tuple[int, ...], h: int) -> int:
-    """Least deadwood of a hand using runs only (``T``: each suit pattern's)."""
-    return T[h & _SUIT] + T[h >> 13 & _SUIT] + T[h >> 26 & _SUIT] + T[h >> 39]
+def runs_only(TB: tuple[int, ...], h: int) -> int:
+    """Least deadwood of a hand using runs only."""
+    return TB[h & _SUIT] + TB[h >> 13 & _SUIT] + TB[h >> 26 & _SUIT] + TB[h >> 39]
 
 
 def group_count(ranks: int, four: int) -> int:
@@ -271,19 +281,18 @@ def group_choice(rest: int, ranks: int, four: int, k: int, total: int) -> int:
     return x
 
 
-def deadwood(T: tuple[int, ...], RN: tuple[int, ...], DELTA: tuple[tuple[int, ...], ...], h: int) -> int:
-    """Least deadwood of a hand mask (R07). ``RN``: each pattern's cards that lie in a
-    stretch of 3+; ``DELTA[r][p]``: the run deadwood saved when the rank-r card leaves p."""
+def deadwood(TB: tuple[int, ...], h: int) -> int:
+    """Least deadwood of a hand mask (R07)."""
     a = h & _SUIT
     b = h >> 13 & _SUIT
     c = h >> 26 & _SUIT
     d = h >> 39
     t3 = (a & b | c & d) & (a | b) & (c | d)  # ranks with 3+ cards
     if not t3:
-        return T[a] + T[b] + T[c] + T[d]
+        return TB[a] + TB[b] + TB[c] + TB[d]
     if t3 & (t3 - 1):
         # several such ranks: a group no run could use is simply kept whole
-        free = t3 & ~(RN[a] | RN[b] | RN[c] | RN[d])
+        free = t3 & ~(TB[_RN + a] | TB[_RN + b] | TB[_RN + c] | TB[_RN + d])
         if free:
             keep = ~free
             a &= keep
@@ -292,32 +301,32 @@ def deadwood(T: tuple[int, ...], RN: tuple[int, ...], DELTA: tuple[tuple[int, ..
             d &= keep
             t3 ^= free
             if not t3:
-                return T[a] + T[b] + T[c] + T[d]
+                return TB[a] + TB[b] + TB[c] + TB[d]
         if t3 & (t3 - 1):
             rest = a | b << 13 | c << 26 | d << 39
             four = a & b & c & d
             total = group_count(t3, four)
             best = _BIG
             for k in range(total):
-                v = runs_only(T, rest & ~group_choice(rest, t3, four, k, total))
+                v = runs_only(TB, rest & ~group_choice(rest, t3, four, k, total))
                 if v < best:
                     best = v
             return best
     # one rank with 3+ cards: the savings of moving each card into the group add up
-    D = DELTA[low_index(t3)]
-    da = D[a]
-    db = D[b]
-    dc = D[c]
-    dd = D[d]
+    base = _DELTA + 8192 * low_index(t3)
+    da = TB[base + a]
+    db = TB[base + b]
+    dc = TB[base + c]
+    dd = TB[base + d]
     save = da + db + dc + dd
     if a & b & c & d & t3:
         low = min(da, db, dc, dd)
         if low < 0:
             save -= low  # a group of three, leaving the card a run needs
-    return T[a] + T[b] + T[c] + T[d] - (save if save > 0 else 0)
+    return TB[a] + TB[b] + TB[c] + TB[d] - (save if save > 0 else 0)
 
 
-def _one_rank(P: tuple[int, ...], a: int, b: int, c: int, d: int, bit: int) -> tuple[int, int]:
+def _one_rank(TB: tuple[int, ...], a: int, b: int, c: int, d: int, bit: int) -> tuple[int, int]:
     """The best discard when one rank (``bit``) holds 3+ cards a run could use: its cards
     out of a group, in a group, and (with four) each group of three."""
     keep = ~bit
@@ -325,9 +334,9 @@ def _one_rank(P: tuple[int, ...], a: int, b: int, c: int, d: int, bit: int) -> t
     bq = b & keep
     cq = c & keep
     dq = d & keep
-    total, top, cards = runs(P, a, b, c, d)
+    total, top, cards = runs(TB, a, b, c, d)
     best = total - top
-    total, top, m = runs(P, aq, bq, cq, dq)
+    total, top, m = runs(TB, aq, bq, cq, dq)
     v = total - top
     if v < best:
         best, cards = v, m
@@ -335,7 +344,7 @@ def _one_rank(P: tuple[int, ...], a: int, b: int, c: int, d: int, bit: int) -> t
         cards |= m
     if a & b & c & d & bit:
         for i in range(4):
-            total, top, m = runs(P, a if i == 0 else aq, b if i == 1 else bq, c if i == 2 else cq, d if i == 3 else dq)
+            total, top, m = runs(TB, a if i == 0 else aq, b if i == 1 else bq, c if i == 2 else cq, d if i == 3 else dq)
             v = total - top
             if v < best:
                 best, cards = v, m
@@ -344,7 +353,7 @@ def _one_rank(P: tuple[int, ...], a: int, b: int, c: int, d: int, bit: int) -> t
     return best, cards
 
 
-def _group_discard(P: tuple[int, ...], a: int, b: int, c: int, d: int, ranks: int) -> tuple[int, int]:
+def _group_discard(TB: tuple[int, ...], a: int, b: int, c: int, d: int, ranks: int) -> tuple[int, int]:
     """The best discard over every choice of groups among the ranks that hold 3+ cards a
     run could use (each rank's cards out of a group, in one, or with four each group of
     three); the union of the discards reaching it."""
@@ -355,7 +364,7 @@ def _group_discard(P: tuple[int, ...], a: int, b: int, c: int, d: int, ranks: in
     choices = group_count(ranks, four)
     for k in range(choices):
         r = rest & ~group_choice(rest, ranks, four, k, choices)
-        total, top, cards = runs(P, r & _SUIT, r >> 13 & _SUIT, r >> 26 & _SUIT, r >> 39)
+        total, top, cards = runs(TB, r & _SUIT, r >> 13 & _SUIT, r >> 26 & _SUIT, r >> 39)
         v = total - top
         if v < best:
             best, best_cards = v, cards
@@ -364,9 +373,7 @@ def _group_discard(P: tuple[int, ...], a: int, b: int, c: int, d: int, ranks: in
     return best, best_cards
 
 
-def best_discard(
-    T: tuple[int, ...], RN: tuple[int, ...], P: tuple[int, ...], DELTA: tuple[tuple[int, ...], ...], h: int
-) -> tuple[int, int]:
+def best_discard(TB: tuple[int, ...], h: int) -> tuple[int, int]:
     """For a hand that must discard one card: the least deadwood after the discard and
     the mask of every discard that reaches it."""
     a = h & _SUIT
@@ -375,12 +382,12 @@ def best_discard(
     d = h >> 39
     t3 = (a & b | c & d) & (a | b) & (c | d)  # ranks with 3+ cards
     if not t3:
-        total, top, cards = runs(P, a, b, c, d)
+        total, top, cards = runs(TB, a, b, c, d)
         return total - top, cards
     # Groups no run could use ("free") are kept whole: the best discard is then from the
     # rest, or a card of a free group (from four at no cost, from three leaving two
     # deadwood cards of its value).
-    free = t3 & ~(RN[a] | RN[b] | RN[c] | RN[d])
+    free = t3 & ~(TB[_RN + a] | TB[_RN + b] | TB[_RN + c] | TB[_RN + d])
     conflict = t3 ^ free
     penalty = 0
     ranks = 0
@@ -400,19 +407,19 @@ def best_discard(
             ranks = free & (low if r < 9 else 0x1E00)  # the ranks of the same value
     group = h & (ranks | ranks << 13 | ranks << 26 | ranks << 39)
     if not conflict:
-        total, top, cards = runs(P, a, b, c, d)
+        total, top, cards = runs(TB, a, b, c, d)
         if penalty > -top:
             return total - top, cards
         if penalty < -top:
             return total + penalty, group
         return total - top, cards | group
     if conflict & (conflict - 1):
-        best, cards = _group_discard(P, a, b, c, d, conflict)
+        best, cards = _group_discard(TB, a, b, c, d, conflict)
     else:
-        best, cards = _one_rank(P, a, b, c, d, conflict)
+        best, cards = _one_rank(TB, a, b, c, d, conflict)
     if not free:
         return best, cards
-    w = deadwood(T, RN, DELTA, a | b << 13 | c << 26 | d << 39) + penalty
+    w = deadwood(TB, a | b << 13 | c << 26 | d << 39) + penalty
     if w < best:
         return w, group
     if w == best:
@@ -420,14 +427,29 @@ def best_discard(
     return best, cards
 
 
-def best_melds(
-    T: tuple[int, ...], RN: tuple[int, ...], COVER: tuple[int, ...], h: int, buf: list[int], o: int
-) -> tuple[int, int]:
+def least_discards(TB: tuple[int, ...], held: int, legal: int) -> tuple[int, int]:
+    """Among the discards ``legal`` from ``held``, one by one: the least deadwood after
+    the discard and every discard that reaches it (for when ``best_discard``'s are barred)."""
+    best = _BIG
+    cards = 0
+    q = legal
+    while q:
+        low = q & -q
+        q ^= low
+        v = deadwood(TB, held & ~low)
+        if v < best:
+            best, cards = v, low
+        elif v == best:
+            cards |= low
+    return best, cards
+
+
+def best_melds(TB: tuple[int, ...], h: int, buf: list[int], o: int) -> tuple[int, int]:
     """A least-deadwood arrangement of ``h``: its melds (masks) into ``buf[o:o+n]`` (room
     for 18), and (n, its deadwood). Deterministic: a group no run could use is kept whole;
     among the other choices of groups the first of least run deadwood (``group_choice``'s
-    order); then each suit's runs (``COVER[4p..4p+3]``: the runs of pattern p's least
-    cover, 0 after the last), then the groups by their lowest card."""
+    order); then each suit's runs (its pattern's least cover), then the groups by their
+    lowest card."""
     a = h & _SUIT
     b = h >> 13 & _SUIT
     c = h >> 26 & _SUIT
@@ -435,7 +457,7 @@ def best_melds(
     t3 = (a & b | c & d) & (a | b) & (c | d)
     groups = 0
     if t3:
-        free = t3 & ~(RN[a] | RN[b] | RN[c] | RN[d])
+        free = t3 & ~(TB[_RN + a] | TB[_RN + b] | TB[_RN + c] | TB[_RN + d])
         groups = h & (free | free << 13 | free << 26 | free << 39)
         conflict = t3 & ~free
         if conflict:
@@ -446,7 +468,7 @@ def best_melds(
             best_g = 0
             for k in range(total):
                 g = group_choice(rest, conflict, four, k, total)
-                v = runs_only(T, rest & ~g)
+                v = runs_only(TB, rest & ~g)
                 if v < best:
                     best, best_g = v, g
             groups |= best_g
@@ -455,7 +477,7 @@ def best_melds(
     for suit in range(4):
         base = 4 * (rest >> (13 * suit) & _SUIT)
         for j in range(4):
-            run = COVER[base + j]
+            run = TB[_COVER + base + j]
             if run == 0:
                 break
             buf[o + n] = run << (13 * suit)
@@ -465,7 +487,7 @@ def best_melds(
         buf[o + n] = grp
         n += 1
         groups &= ~grp
-    return n, runs_only(T, rest)
+    return n, runs_only(TB, rest)
 
 
 # -- lay-offs (R17) -------------------------------------------------------------------
@@ -539,9 +561,7 @@ def attach_cards(buf: list[int], mo: int, nm: int) -> int:
 
 
 def layoff_search(
-    T: tuple[int, ...],
-    RN: tuple[int, ...],
-    DELTA: tuple[tuple[int, ...], ...],
+    TB: tuple[int, ...],
     defender: int,
     buf: list[int],
     mo: int,
@@ -600,7 +620,7 @@ def layoff_search(
             if laid == target:
                 return 1, 0
         elif laid:
-            v = deadwood(T, RN, DELTA, defender & ~laid)
+            v = deadwood(TB, defender & ~laid)
             n = count(laid)
             if v < best or (v == best and best_n and n < best_n):
                 best, best_cards, best_n = v, laid, n
@@ -608,9 +628,7 @@ def layoff_search(
 
 
 def best_layoff(
-    T: tuple[int, ...],
-    RN: tuple[int, ...],
-    DELTA: tuple[tuple[int, ...], ...],
+    TB: tuple[int, ...],
     defender: int,
     buf: list[int],
     mo: int,
@@ -622,7 +640,7 @@ def best_layoff(
     the cards laid off to reach it (``layoff_search``); ``before``: its deadwood without."""
     if not defender & attach_cards(buf, mo, nm):
         return before, 0
-    return layoff_search(T, RN, DELTA, defender, buf, mo, nm, max_run, before, -1)
+    return layoff_search(TB, defender, buf, mo, nm, max_run, before, -1)
 
 
 # -- the score (R15, R18-R22, R28, R30) --------------------------------------------------
@@ -655,10 +673,7 @@ def policy_takes(kinds: list[int], chances: list[float], st: list[int], seat: in
 
 
 def policy_discard(
-    T: tuple[int, ...],
-    RN: tuple[int, ...],
-    P: tuple[int, ...],
-    DELTA: tuple[tuple[int, ...], ...],
+    TB: tuple[int, ...],
     kinds: list[int],
     st: list[int],
     seat: int,
@@ -673,22 +688,12 @@ def policy_discard(
     if kinds[seat] == RANDOM:
         legal = held & ~(1 << drawn) if from_pile and no_back else held
         c = pick_bit(st, seat, legal)
-        return c, deadwood(T, RN, DELTA, held & ~(1 << c))
+        return c, deadwood(TB, held & ~(1 << c))
     legal = held & ~(1 << drawn) if from_pile else held
-    dw, cards = best_discard(T, RN, P, DELTA, held)
+    dw, cards = best_discard(TB, held)
     cards &= legal
     if not cards:
-        dw = _BIG
-        q = legal
-        while q:
-            low = q & -q
-            q ^= low
-            v = deadwood(T, RN, DELTA, held & ~low)
-            if v < dw:
-                dw = v
-                cards = low
-            elif v == dw:
-                cards |= low
+        dw, cards = least_discards(TB, held, legal)
     if cards & (cards - 1) == 0:
         return low_index(cards), dw
     return pick_bit(st, seat, cards), dw
@@ -719,11 +724,7 @@ def deal(decks: list[int], d0: int) -> tuple[int, int]:
 
 def play_hand(
     facts: RuleFacts,
-    T: tuple[int, ...],
-    RN: tuple[int, ...],
-    P: tuple[int, ...],
-    DELTA: tuple[tuple[int, ...], ...],
-    COVER: tuple[int, ...],
+    TB: tuple[int, ...],
     kinds: list[int],
     knock_at: list[int],
     chances: list[float],
@@ -772,10 +773,10 @@ def play_hand(
     end = DRAWN
     while True:
         held = h0 if seat == 0 else h1
-        if facts.big_gin and deadwood(T, RN, DELTA, held) == 0:
+        if facts.big_gin and deadwood(TB, held) == 0:
             end = BIG_GIN
             break
-        c, dw = policy_discard(T, RN, P, DELTA, kinds, st, seat, held, drawn, from_pile, facts.no_back)
+        c, dw = policy_discard(TB, kinds, st, seat, held, drawn, from_pile, facts.no_back)
         knock = dw <= limit and policy_knocks(kinds, knock_at, chances, st, seat, dw)
         if seat == 0:
             h0 = held & ~(1 << c)
@@ -813,15 +814,15 @@ def play_hand(
         knocker = seat
         kh = h0 if seat == 0 else h1
         dh = h1 if seat == 0 else h0
-        nm, kd = best_melds(T, RN, COVER, kh, scratch, 0)
+        nm, kd = best_melds(TB, kh, scratch, 0)
         for j in range(nm):
             out[o + 15 + j] = scratch[j]
-        before = deadwood(T, RN, DELTA, dh)
+        before = deadwood(TB, dh)
         after = before
         if end == BIG_GIN:
             kd = 0
         elif kd > 0:
-            after, laid = best_layoff(T, RN, DELTA, dh, scratch, 0, nm, facts.max_run, before)
+            after, laid = best_layoff(TB, dh, scratch, 0, nm, facts.max_run, before)
         code, winner, points = score(facts, seat, kd, before, after, end == BIG_GIN, mult)
     out[o] = code
     out[o + 1] = dealer
@@ -842,11 +843,7 @@ def play_hand(
 
 def play_rows(
     facts: RuleFacts,
-    T: tuple[int, ...],
-    RN: tuple[int, ...],
-    P: tuple[int, ...],
-    DELTA: tuple[tuple[int, ...], ...],
-    COVER: tuple[int, ...],
+    TB: tuple[int, ...],
     kinds: list[int],
     knock_at: list[int],
     chances: list[float],
@@ -867,6 +864,6 @@ def play_rows(
         st[2] = seeds[4 * n + 2]
         st[3] = seeds[4 * n + 3]
         play_hand(
-            facts, T, RN, P, DELTA, COVER, kinds, knock_at, chances, decks, 52 * n, dealers[n], st, out, ROW_WIDTH * n,
+            facts, TB, kinds, knock_at, chances, decks, 52 * n, dealers[n], st, out, ROW_WIDTH * n,
             scratch,
         )  # fmt: skip

@@ -23,19 +23,16 @@ def best_layoff(
     """The defender's least deadwood after laying off, and the cards laid off to reach it
     (ties: the fewest cards, then the first found). ``before``, the defender's deadwood
     without lay-offs, saves a computation when the caller has it."""
-    T, RN, D = tables.run_deadwood, tables.runnable, tables.delta
     if before is None:
-        before = kernel.deadwood(T, RN, D, defender)
-    nm = len(knocker_melds)
+        before = kernel.deadwood(tables.flat, defender)
     buf = _buffer(knocker_melds)
-    return kernel.best_layoff(T, RN, D, defender, buf, 0, nm, tables.max_run, before)
+    return kernel.best_layoff(tables.flat, defender, buf, 0, len(knocker_melds), tables.max_run, before)
 
 
 def layoff_is_legal(laid: Mask, knocker_melds: Sequence[Mask], tables: MeldTables) -> bool:
     """Whether the cards ``laid`` can all be laid off on the knocker's melds at once."""
-    T, RN, D = tables.run_deadwood, tables.runnable, tables.delta
     buf = _buffer(knocker_melds)
-    return kernel.layoff_search(T, RN, D, laid, buf, 0, len(knocker_melds), tables.max_run, 0, laid)[0] == 1
+    return kernel.layoff_search(tables.flat, laid, buf, 0, len(knocker_melds), tables.max_run, 0, laid)[0] == 1
 
 
 def _buffer(melds: Sequence[Mask]) -> list[int]:

@@ -80,33 +80,19 @@ class Melds(NamedTuple):
 
 class MeldTables:
     """The per-suit tables for one ``max_run_length`` (None: runs of any length), as the
-    flat arrays ``kernel`` computes on, and the hot functions bound to them. Get one with
-    ``tables_for``.
-
-    ``run_deadwood[p]`` is the least run-only deadwood of 13-bit suit pattern ``p``,
-    ``runnable[p]`` its cards in a stretch of three or more, ``packed[p]`` the run
-    deadwood, best single removal's gain and that removal's cards in one word,
-    ``delta[r][p]`` the run deadwood saved when the rank-``r`` card leaves ``p``, and
-    ``cover[4p..4p+3]`` the runs of ``p``'s least cover (0 after the last)."""
+    one flat array ``kernel`` computes on (``flat``: its layout is the kernel's), and the
+    hot functions bound to it. Get one with ``tables_for``."""
 
     deadwood_mask: Callable[[Mask], int]
     best_discard_mask: Callable[[Mask], tuple[int, Mask]]
-    run_deadwood: tuple[int, ...]
-    runnable: tuple[int, ...]
-    packed: tuple[int, ...]
-    delta: tuple[tuple[int, ...], ...]
-    cover: tuple[int, ...]
+    flat: tuple[int, ...]
     max_run: int
 
     def __init__(self, max_run_length: int | None, source: MeldTables | None = None) -> None:
         self.max_run_length = max_run_length
         self.max_run = -1 if max_run_length is None else max_run_length
         if source is not None:  # a copy sharing the (immutable) tables: see copy()
-            self.run_deadwood = source.run_deadwood
-            self.runnable = source.runnable
-            self.packed = source.packed
-            self.delta = source.delta
-            self.cover = source.cover
+            self.flat = source.flat
             self.deadwood_mask = source.deadwood_mask
             self.best_discard_mask = source.best_discard_mask
             return
@@ -114,20 +100,20 @@ class MeldTables:
         G, GC = _removal_tables(T)
         if max(T) > 255 or not -1024 <= min(G) <= max(G) < 1024:  # pragma: no cover
             raise ValueError("melds: a table value does not fit its packed field")
-        self.run_deadwood = T_ = tuple(T)
-        self.runnable = RN_ = tuple(RN)
-        self.packed = P_ = tuple(T[p] | (G[p] + 1024) << 8 | GC[p] << 19 for p in range(8192))
-        self.delta = D_ = tuple(tuple(T[p] - T[p & ~(1 << r)] for p in range(8192)) for r in range(13))
-        self.cover = tuple(run for runs in RUNS for run in (*runs, 0, 0, 0, 0)[:4])
+        packed = [T[p] | (G[p] + 1024) << 8 | GC[p] << 19 for p in range(8192)]
+        delta = [T[p] - T[p & ~(1 << r)] for r in range(13) for p in range(8192)]
+        cover = [run for runs in RUNS for run in (*runs, 0, 0, 0, 0)[:4]]
+        self.flat = TB = tuple(T + RN + packed + delta + cover)
+        assert len(TB) == kernel.TABLES_SIZE
 
         def deadwood_mask(h: Mask) -> int:
             """Least deadwood of a hand mask (R07)."""
-            return kernel.deadwood(T_, RN_, D_, h)
+            return kernel.deadwood(TB, h)
 
         def best_discard_mask(h: Mask) -> tuple[int, Mask]:
             """For a hand that must discard one card: the least deadwood after the discard
             and the mask of every discard that reaches it."""
-            return kernel.best_discard(T_, RN_, P_, D_, h)
+            return kernel.best_discard(TB, h)
 
         self.deadwood_mask = deadwood_mask
         self.best_discard_mask = best_discard_mask
@@ -141,7 +127,7 @@ class MeldTables:
     def best_melds_mask(self, h: Mask) -> Melds:
         """The melds and deadwood of a least-deadwood arrangement of h (``kernel.best_melds``)."""
         buf = [0] * 18  # no hand holds more melds
-        n, dw = kernel.best_melds(self.run_deadwood, self.runnable, self.cover, h, buf, 0)
+        n, dw = kernel.best_melds(self.flat, h, buf, 0)
         return Melds(tuple(buf[:n]), dw)
 
     def is_meld(self, m: Mask) -> bool:

@@ -367,15 +367,17 @@ class _Seats:
                     if timed:
                         self.clock.charge(s, perf() - t0)
 
-    def ask(self, s: int, entry: int, method: str) -> object:
-        """One hook call, for the showdown: failures forfeit, time is charged."""
+    def ask(self, s: int, entry: int, method: str, melds: bool = True) -> object:
+        """One guarded call of seat ``s``'s entry point: a failure forfeits (R26), the time
+        is charged (R25); a showdown hook's list answer (``melds``) is copied inside the
+        guard, since iterating it may run the strategy's code."""
         t0 = clock_time() if self.timed else 0.0
         WATCH.calls += 1
         try:
             out = self.entries[s][entry](self.players[s], self.views[s])
-            if out is not None and type(out) is not int:
-                out = _plain_melds(out)  # copied inside the guard: iterating may run its code
-        except BaseException as e:  # noqa: BLE001
+            if melds and out is not None and type(out) is not int:
+                out = _plain_melds(out)
+        except BaseException as e:  # noqa: BLE001 - any failure forfeits (R26)
             raise _raised(s, method, e) from None
         finally:
             WATCH.calls += 1
@@ -386,16 +388,7 @@ class _Seats:
     def take_or_pass(self, seat: int) -> bool:
         """Ask ``seat`` whether it takes the upcard: the first-turn offer (R09) or a draw
         from the pile rather than the stock (R10)."""
-        t0 = clock_time() if self.timed else 0.0
-        WATCH.calls += 1
-        try:
-            take: object = self.entries[seat][_TAKE](self.players[seat], self.views[seat])
-        except BaseException as e:  # noqa: BLE001 - any failure forfeits (R26)
-            raise _raised(seat, "take_upcard", e) from None
-        finally:
-            WATCH.calls += 1
-        if self.timed:
-            self.clock.charge(seat, clock_time() - t0)
+        take = self.ask(seat, _TAKE, "take_upcard", melds=False)
         if take is not True and take is not False:
             raise _not_bool(seat, "take_upcard", take)
         return take

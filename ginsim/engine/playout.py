@@ -53,23 +53,13 @@ def outs_mask(h: Mask) -> Mask:
 
 def least_discard(tables: MeldTables, hand: Mask, banned: Mask) -> tuple[int, Card]:
     """The least deadwood after one discard from ``hand`` (not ``banned``) and a card that
-    reaches it (the highest, among equals)."""
+    reaches it (the highest of ``best_discard_mask``'s, else the lowest of the rest)."""
     dw, cards = tables.best_discard_mask(hand)
     ok = cards & ~banned
     if ok:
         return dw, ok.bit_length() - 1
-    deadwood = tables.deadwood_mask
-    best = 1 << 30
-    card = -1
-    q = hand & ~banned
-    while q:
-        low = q & -q
-        q ^= low
-        v = deadwood(hand ^ low)
-        if v < best:
-            best = v
-            card = low.bit_length() - 1
-    return best, card
+    dw, cards = kernel.least_discards(tables.flat, hand, hand & ~banned)
+    return dw, kernel.low_index(cards)  # the lowest, among equals
 
 
 def discard_with_outs(

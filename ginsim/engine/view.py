@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ginsim.engine.cards import FULL_DECK, Card, Mask, format_card, melds_with
+from ginsim.engine.kernel import least_discards
 from ginsim.engine.melds import Melds, MeldTables
 from ginsim.engine.rng import SeededRandom
 from ginsim.engine.rules import Rules, rules_from_values, rules_values
@@ -211,19 +212,7 @@ class PlayerView:
         legal = h & ~exclude
         if cards & legal:
             return dw, cards & legal
-        best = 1 << 30
-        best_cards = 0
-        deadwood = self._tables.deadwood_mask
-        q = legal
-        while q:
-            low = q & -q
-            q ^= low
-            v = deadwood(h & ~low)
-            if v < best:
-                best, best_cards = v, low
-            elif v == best:
-                best_cards |= low
-        return best, best_cards
+        return least_discards(self._tables.flat, h, legal)
 
     def would_meld(self, card: Card, hand: Mask | None = None) -> bool:
         """Whether ``card`` added to ``hand`` (default: own) lies in some meld of the

@@ -113,25 +113,12 @@ def count(m: int) -> int:
 
 
 def low_index(m: int) -> int:
-    """The index of the lowest set bit of a non-zero mask (the lowest card)."""
+    """The index of the lowest set bit of a non-zero mask (the lowest card), by halving."""
     n = 0
-    if not m & _M32:
-        n += 32
-        m >>= 32
-    if not m & _M16:
-        n += 16
-        m >>= 16
-    if not m & 255:
-        n += 8
-        m >>= 8
-    if not m & 15:
-        n += 4
-        m >>= 4
-    if not m & 3:
-        n += 2
-        m >>= 2
-    if not m & 1:
-        n += 1
+    for shift in (32, 16, 8, 4, 2, 1):
+        if not m & ((1 << shift) - 1):
+            n += shift
+            m >>= shift
     return n
 
 
@@ -575,9 +562,12 @@ def layoff_search(
     twice), walked in order (the first meld's choice most significant), with scratch
     ``buf[mo+nm:]`` (``LAYOFF_ROOM`` ints a meld).
 
-    With ``target`` < 0: the least deadwood after laying off and the cards laid off to
-    reach it (ties: the fewest cards, then the first met; ``before``: the deadwood with
-    none). Otherwise: (1, 0) when exactly the cards ``target`` can be laid off, else (0, 0)."""
+    With ``target`` < 0, the defender's best lay-off: the least deadwood after laying off
+    and the cards laid off to reach it (ties: the fewest cards, then the first met;
+    ``before``: the deadwood with none). Otherwise: (1, 0) when exactly the cards
+    ``target`` can be laid off, else (0, 0)."""
+    if target < 0 and not defender & attach_cards(buf, mo, nm):
+        return before, 0  # no card could start a lay-off
     w = mo + nm  # choices of level i at w + 64 i; their count, index and union so far after
     cnt = w + 64 * nm
     idx = cnt + nm
@@ -625,22 +615,6 @@ def layoff_search(
             if v < best or (v == best and best_n and n < best_n):
                 best, best_cards, best_n = v, laid, n
     return (0, 0) if target >= 0 else (best, best_cards)
-
-
-def best_layoff(
-    TB: tuple[int, ...],
-    defender: int,
-    buf: list[int],
-    mo: int,
-    nm: int,
-    max_run: int,
-    before: int,
-) -> tuple[int, int]:
-    """The defender's least deadwood after laying off on the melds ``buf[mo:mo+nm]`` and
-    the cards laid off to reach it (``layoff_search``); ``before``: its deadwood without."""
-    if not defender & attach_cards(buf, mo, nm):
-        return before, 0
-    return layoff_search(TB, defender, buf, mo, nm, max_run, before, -1)
 
 
 # -- the score (R15, R18-R22, R28, R30) --------------------------------------------------
@@ -744,7 +718,7 @@ def play_hand(
     non-dealer draws), draw or take (R10), discard and knock within the hand's limit
     (R11-R14), big gin right after a draw (R22), a draw at a stock of two (R23) or at
     ``MAX_TURNS``, then the showdown: the knocker shows ``best_melds``, the defender lays
-    off by ``best_layoff``, and ``score`` scores. Only the top of the discard pile matters
+    off by ``layoff_search``, and ``score`` scores. Only the top of the discard pile matters
     to these policies: a card taken is replaced at once by a discard."""
     nd = 1 - dealer
     h_nd, h_d = deal(decks, d0)
@@ -822,7 +796,7 @@ def play_hand(
         if end == BIG_GIN:
             kd = 0
         elif kd > 0:
-            after, laid = best_layoff(TB, dh, scratch, 0, nm, facts.max_run, before)
+            after, laid = layoff_search(TB, dh, scratch, 0, nm, facts.max_run, before, -1)
         code, winner, points = score(facts, seat, kd, before, after, end == BIG_GIN, mult)
     out[o] = code
     out[o + 1] = dealer

@@ -26,7 +26,7 @@ def best_layoff(
     if before is None:
         before = kernel.deadwood(tables.flat, defender)
     buf = _buffer(knocker_melds)
-    return kernel.best_layoff(tables.flat, defender, buf, 0, len(knocker_melds), tables.max_run, before)
+    return kernel.layoff_search(tables.flat, defender, buf, 0, len(knocker_melds), tables.max_run, before, -1)
 
 
 def layoff_is_legal(laid: Mask, knocker_melds: Sequence[Mask], tables: MeldTables) -> bool:

@@ -1,0 +1,131 @@
+"""The rulebook (ginsim.engine.kernel): one source, compiled by mypyc and by numba alike.
+
+The reference tests hold the kernel's answers to brute force (tests/test_reference.py);
+here each function as numba compiles it (``fastjit``) gives the same answers as the form
+the engine runs (mypyc's, or the sources under GINSIM_PURE=1), and the source keeps to
+what both compilers take.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ginsim.engine import fastjit, kernel
+from ginsim.engine.melds import tables_for
+
+needs_numba = pytest.mark.skipif(not fastjit.installed(), reason="numba is not installed (pip install 'ginsim[jit]')")
+SOURCE = Path(kernel.__file__).with_name("kernel.py")
+RUN_LIMITS = (None, 3, 4, 5)
+
+
+def _hands(rng: random.Random, n: int, size: int) -> list[int]:
+    """Random hands rich in groups and runs (the cases the tables' shortcuts split on)."""
+    out = []
+    for _ in range(n):
+        cards: set[int] = set()
+        while len(cards) < size:
+            base = rng.randrange(52)
+            if rng.random() < 0.4:  # a stretch of a suit
+                cards.update(base // 13 * 13 + min(12, base % 13 + i) for i in range(rng.randint(2, 5)))
+            elif rng.random() < 0.5:  # cards of one rank
+                cards.update((base % 13) + 13 * s for s in rng.sample(range(4), rng.randint(2, 4)))
+            else:
+                cards.add(base)
+        mask = 0
+        for c in list(cards)[:size]:
+            mask |= 1 << c
+        out.append(mask)
+    return out
+
+
+def test_the_source_keeps_to_what_both_compilers_take() -> None:
+    """No method of int (numba has none) and no import but typing's: every function is
+    plain arithmetic over ints, tuples, lists and indexing."""
+    tree = ast.parse(SOURCE.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            assert node.attr not in ("bit_count", "bit_length", "to_bytes", "from_bytes"), node.lineno
+        if isinstance(node, ast.ImportFrom):
+            assert node.module in ("__future__", "typing"), node.module
+        assert not isinstance(node, ast.Import), node.lineno
+
+
+@needs_numba
+def test_numba_compiles_the_kernels_own_source() -> None:
+    """fastjit's functions are the kernel's, jitted: each comes from kernel.py's source
+    (no second copy of any rule), and every function of the kernel is there."""
+    jitted = fastjit._kernel()
+    assert jitted is not None
+    names = [
+        n for n, v in vars(kernel).items() if inspect.isfunction(v) or type(v).__name__ == "builtin_function_or_method"
+    ]
+    own = [n for n in names if getattr(getattr(kernel, n), "__module__", "") == kernel.__name__]
+    assert {"deadwood", "best_discard", "best_melds", "layoff_search", "score", "play_rows"} <= set(own)
+    for name in own:
+        f = getattr(jitted, name)
+        assert type(f).__name__ == "CPUDispatcher", name
+        assert Path(f.py_func.__code__.co_filename).resolve() == SOURCE.resolve(), name
+
+
+@needs_numba
+@pytest.mark.parametrize("mrl", RUN_LIMITS)
+def test_numba_and_engine_agree_on_every_meld_function(mrl: int | None) -> None:
+    jk = fastjit._kernel()
+    assert jk is not None
+    t = tables_for(mrl)
+    TB = t.flat
+    TBa = np.asarray(TB, dtype=np.int64)
+    rng = random.Random(4100 + (mrl or 0))
+    for h in _hands(rng, 1500, 10) + _hands(rng, 1500, 11):
+        assert jk.deadwood(TBa, h) == kernel.deadwood(TB, h)
+        assert tuple(jk.best_discard(TBa, h)) == kernel.best_discard(TB, h)
+        legal = h & ~(1 << rng.randrange(52))
+        assert tuple(jk.least_discards(TBa, h, legal)) == kernel.least_discards(TB, h, legal)
+        buf, bufa = [0] * 18, np.zeros(18, dtype=np.int64)
+        n, dw = kernel.best_melds(TB, h, buf, 0)
+        assert tuple(jk.best_melds(TBa, h, bufa, 0)) == (n, dw) and bufa[:n].tolist() == buf[:n]
+        card = rng.randrange(52)
+        assert jk.melds_with(card, h) == kernel.melds_with(card, h)
+        if n and dw <= 10:  # a knock: the opponent's lay-offs on these melds
+            other = _hands(rng, 1, 10)[0] & ~h
+            room = n + kernel.LAYOFF_ROOM * n
+            lay, laya = buf[:n] + [0] * room, np.zeros(n + room, dtype=np.int64)
+            laya[:n] = buf[:n]
+            before = kernel.deadwood(TB, other)
+            want = kernel.layoff_search(TB, other, lay, 0, n, t.max_run, before, -1)
+            assert tuple(jk.layoff_search(TBa, other, laya, 0, n, t.max_run, before, -1)) == want
+
+
+@needs_numba
+def test_numba_and_engine_draw_the_same_stream() -> None:
+    jk = fastjit._kernel()
+    assert jk is not None
+    rng = random.Random(9)
+    for _ in range(200):
+        seed = rng.getrandbits(64)
+        st = [seed >> 32, seed & 0xFFFFFFFF, 0, 0]
+        sta = np.array(st, dtype=np.int64)
+        for _ in range(5):
+            mask = rng.getrandbits(52) | 1
+            assert jk.pick_bit(sta, 0, mask) == kernel.pick_bit(st, 0, mask)
+            assert jk.rand_float(sta, 0) == kernel.rand_float(st, 0)
+
+
+def test_score_follows_the_rules() -> None:
+    """R15, R18-R22, R28, R30 in the one place they are written."""
+    from ginsim.engine.rules import Rules, rule_facts
+
+    f = rule_facts(Rules(big_gin_bonus=31))
+    assert kernel.score(f, 0, 0, 40, 40, True, 2) == (kernel.BIG_GIN, 0, 142)
+    assert kernel.score(f, 1, 0, 40, 40, False, 1) == (kernel.GIN, 1, 60)
+    assert kernel.score(f, 0, 5, 30, 12, False, 1) == (kernel.KNOCK, 0, 7)
+    assert kernel.score(f, 0, 8, 30, 8, False, 1) == (kernel.UNDERCUT, 1, 10)  # a tie is an undercut
+    assert kernel.score(f, 0, 8, 30, 3, False, 2) == (kernel.UNDERCUT, 1, 30)
+    no_tie = rule_facts(Rules(undercut_on_tie=False))
+    assert kernel.score(no_tie, 0, 8, 30, 8, False, 1) == (kernel.KNOCK, -1, 0)

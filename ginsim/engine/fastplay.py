@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from ginsim.engine import kernel
-from ginsim.engine.game import MAX_HANDS_PER_GAME, Game, GameResult
+from ginsim.engine.game import MAX_HANDS_PER_GAME, GameResult, run_game
 from ginsim.engine.hand import OUTCOMES, HandResult
 from ginsim.engine.melds import tables_for
 from ginsim.engine.policy import FastPolicy
@@ -154,16 +154,12 @@ def play_fast_game(
 ) -> GameResult:
     """``play_game`` with two fast seats: the same ``Game`` bookkeeping (boxes, bonuses,
     dealers, R24, R31-R33), each hand played by the kernel."""
-    game = Game(rules, first_dealer)
     batch = _Batch(rules, seats)
     row = [0] * ROW_WIDTH
-    hands: list[HandResult] = []
-    for h in range(max_hands):
+
+    def one(h: int, dealer: int, _scores: tuple[int, int]) -> HandResult:  # the policies ignore the score
         seeds = seeds_for_hand(h)
-        batch.hand(deck_for_hand(h), game.dealer, seeds[0], seeds[1], row)
-        res = row_result(row, 0)
-        hands.append(res)
-        game.record(res)
-        if game.over:
-            break
-    return game.result(hands)
+        batch.hand(deck_for_hand(h), dealer, seeds[0], seeds[1], row)
+        return row_result(row, 0)
+
+    return run_game(rules, first_dealer, one, max_hands)

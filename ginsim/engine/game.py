@@ -106,12 +106,22 @@ def play_game(
     R26). ``deck_for_hand(h)`` and ``seeds_for_hand(h)`` give the h-th hand's deck and
     the two seats' random seeds; ``checked``: its decks are known to be lists of the
     52 card ints."""
+
+    def one(h: int, dealer: int, scores: tuple[int, int]) -> HandResult:
+        return play_hand(rules, strategies, deck_for_hand(h), dealer, scores, seeds_for_hand(h), checked=checked)
+
+    return run_game(rules, first_dealer, one, max_hands)
+
+
+def run_game(
+    rules: Rules, first_dealer: int, play_one: Callable[[int, int, tuple[int, int]], HandResult], max_hands: int
+) -> GameResult:
+    """The game loop, for every engine: ``play_one(h, dealer, scores)`` plays the h-th
+    hand; hands go on until a seat reaches the target or a forfeit ends the game."""
     game = Game(rules, first_dealer)
     hands: list[HandResult] = []
     for h in range(max_hands):
-        res = play_hand(
-            rules, strategies, deck_for_hand(h), game.dealer, game.score_pair(), seeds_for_hand(h), checked=checked
-        )
+        res = play_one(h, game.dealer, game.score_pair())
         hands.append(res)
         game.record(res)
         if game.over:

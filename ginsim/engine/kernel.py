@@ -115,11 +115,22 @@ def count(m: int) -> int:
 def low_index(m: int) -> int:
     """The index of the lowest set bit of a non-zero mask (the lowest card), by halving."""
     n = 0
-    for shift in (32, 16, 8, 4, 2, 1):
-        if not m & ((1 << shift) - 1):
-            n += shift
-            m >>= shift
-    return n
+    if not m & _M32:
+        n = 32
+        m >>= 32
+    if not m & _M16:
+        n += 16
+        m >>= 16
+    if not m & 255:
+        n += 8
+        m >>= 8
+    if not m & 15:
+        n += 4
+        m >>= 4
+    if not m & 3:
+        n += 2
+        m >>= 2
+    return n + 1 - (m & 1)
 
 
 def melds_with(card: int, hand: int) -> bool:

@@ -17,7 +17,7 @@ from ginsim.engine.game import play_game as _play_game
 from ginsim.engine.melds import best_discards as best_discards_mask
 from ginsim.engine.play import HandResult
 from ginsim.engine.play import play_hand as _play_hand
-from ginsim.engine.registry import parse_spec
+from ginsim.engine.registry import check_decisions, parse_spec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import Event
@@ -33,10 +33,12 @@ def strategy_of(s: StrategyArg) -> Strategy:
     """An instance for a strategy argument: spec text is parsed, a class is built with
     its defaults, an instance is used as it is."""
     if isinstance(s, Strategy):
+        check_decisions(type(s), type(s).__name__)
         return s
     if isinstance(s, str):
         return parse_spec(s).build()
     if isinstance(s, type) and issubclass(s, Strategy):
+        check_decisions(s, s.__name__)
         return s()
     raise StrategySpecError(f"a strategy is an instance, spec text or Strategy subclass, not {s!r:.60}")
 

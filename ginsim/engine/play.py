@@ -8,6 +8,7 @@ time forfeits the hand (R25, R26), and the result says who, what kind and why.
 from __future__ import annotations
 
 import operator
+import sys
 import time
 from collections.abc import Sequence
 from typing import Any, Final, cast
@@ -182,6 +183,8 @@ def play_hand(
                         raise _raised(seat, "take_big_gin", e) from None
                     finally:
                         WATCH.calls += 1
+                if type(gin_now) is not bool:
+                    gin_now = _plain_bool(gin_now)
                 if gin_now is True:
                     if timed:
                         clock.charge(seat, perf() - started)
@@ -220,8 +223,10 @@ def play_hand(
                     raise _raised(seat, "knock", e) from None
                 finally:
                     WATCH.calls += 1
-                if knock is not True and knock is not False:
-                    raise _not_bool(seat, "knock", knock)
+                if type(knock) is not bool:
+                    knock = _plain_bool(knock)
+                    if knock is not True and knock is not False:
+                        raise _not_bool(seat, "knock", knock)
             if timed:
                 clock.charge(seat, perf() - started)
             try:
@@ -309,12 +314,24 @@ def _showdown(hand: Hand, seats: _Seats) -> HandResult:
     return hand._score(shown, kd, layoff)  # type: ignore[arg-type]
 
 
-def _plain_melds(value: object) -> object:
-    """A hook's list or tuple answer as a tuple (its items checked later); anything else
-    (a generator, an object of the strategy's own class) unchanged, to be refused."""
-    if type(value) is list or type(value) is tuple:
-        return tuple(cast(Sequence[object], value))
+def _plain_bool(value: object) -> object:
+    """A yes-or-no answer as True or False when it is numpy's bool (a NumPy- or
+    torch-based bot's comparison); anything else unchanged, to be refused. Only the type
+    is looked at, so no code of the strategy's runs here."""
+    np = sys.modules.get("numpy")
+    if np is not None and type(value) is np.bool_:
+        return value is np.True_
     return value
+
+
+def _plain_melds(value: object) -> object:
+    """A hook's list or tuple answer as a tuple (its items checked later, numpy's ints
+    made plain), a numpy int mask as an int; anything else (a generator, an object of the
+    strategy's own class) unchanged, to be refused. Called inside the hook's guard: an
+    item's ``__index__`` may be the strategy's code."""
+    if type(value) is list or type(value) is tuple:
+        return tuple(_as_card(v) for v in cast(Sequence[object], value))
+    return _as_card(value)
 
 
 class _Seats:
@@ -389,9 +406,11 @@ class _Seats:
         """Ask ``seat`` whether it takes the upcard: the first-turn offer (R09) or a draw
         from the pile rather than the stock (R10)."""
         take = self.ask(seat, _TAKE, "take_upcard", melds=False)
-        if take is not True and take is not False:
-            raise _not_bool(seat, "take_upcard", take)
-        return take
+        if type(take) is not bool:
+            take = _plain_bool(take)
+            if take is not True and take is not False:
+                raise _not_bool(seat, "take_upcard", take)
+        return take is True
 
 
 class _Clock:

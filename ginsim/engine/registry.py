@@ -20,12 +20,13 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from difflib import get_close_matches
 from functools import lru_cache
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from ginsim.engine.strategy import DEFINED, Strategy
+from ginsim.engine.strategy import DEFINED, Strategy, missing_decisions
 from ginsim.errors import StrategySpecError
 
 BUILTINS: dict[str, str] = {
@@ -325,7 +326,26 @@ def load_class(target: str, spec: str | None = None) -> type[Strategy]:
 def _check_class(obj: Any, where: str, name: str) -> type[Strategy]:
     if not (inspect.isclass(obj) and issubclass(obj, Strategy)):
         raise StrategySpecError(f"strategy {where!r}: {name!r} is not a subclass of ginsim.Strategy")
+    check_decisions(obj, where)
     return obj
+
+
+def check_decisions(cls: type[Strategy], where: str) -> None:
+    """StrategySpecError naming the decisions ``cls`` does not define (and the method
+    that looks like a misspelling of one), so a class that cannot play is refused when
+    it loads, not forfeited hand after hand."""
+    missing = missing_decisions(cls)
+    if not missing:
+        return
+    own = {n for k in cls.__mro__ if k is not Strategy and k is not object for n in vars(k) if not n.startswith("_")}
+    hints = [
+        f"{m[0]!r} looks like {wanted!r}" for wanted in missing if (m := get_close_matches(wanted, sorted(own), 1, 0.7))
+    ]
+    hint = f" ({'; '.join(hints)})" if hints else ""
+    raise StrategySpecError(
+        f"strategy {where!r}: {cls.__name__} does not define {' or '.join(missing)}; a strategy answers "
+        f"take_upcard, discard and knock (docs/strategy-api.md){hint}"
+    )
 
 
 def _cwd_on_path() -> None:

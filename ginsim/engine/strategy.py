@@ -138,6 +138,14 @@ def _record(cls: type) -> None:
     _OWN[cls] = {name: _private(cls.__dict__[name]) for name in ENTRY_POINTS if name in cls.__dict__}
 
 
+def missing_decisions(cls: type) -> list[str]:
+    """The decisions ``cls`` leaves to ``Strategy``'s own, which only raise (``take_upcard``
+    and ``discard``; ``knock`` has a default): what a class must define to be played."""
+    base = entry_points(Strategy)
+    own = entry_points(cls)
+    return [name for i, name in enumerate(DECISIONS) if name != "knock" and own[i] is base[i]]
+
+
 def entry_points(cls: type) -> tuple[Entry | None, ...]:
     """The functions the engine calls for ``cls``, one per name of ``ENTRY_POINTS``: a
     decision's function, or a hook's when the class overrides it (None when it does not).

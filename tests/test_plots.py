@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import ginsim
 from ginsim.analysis.figures import analyze, matrix
 from ginsim.analysis.logcounts import ALL, OUTCOME_CATEGORIES, read_log_counts
 from ginsim.analysis.plots import (
@@ -237,7 +238,9 @@ def _own_outcomes(df: pd.DataFrame, pairings: list[PairingRecord], label: str) -
             counts["lost to a knock"] += int(((out == "knock") & ~mine).sum())
             counts["lost to gin"] += int((gin & ~mine).sum())
             counts["draw"] += int((out == "draw").sum())
-            counts["forfeit"] += int((out == "forfeit").sum())
+            forfeit = out == "forfeit"
+            counts["forfeit"] += int((forfeit & (part["forfeit_seat"] == seat)).sum())
+            counts["won by forfeit"] += int((forfeit & (part["forfeit_seat"] != seat)).sum())
     return counts
 
 
@@ -473,3 +476,24 @@ def test_long_hands_group_into_visible_bars() -> None:
     assert sum(b.get_height() for b in bars) == pytest.approx(1.0)
     assert "bars of 6 turns" in ax.get_xlabel()
     assert "mean 451.1 turns" in ax.get_legend_handles_labels()[1]
+
+
+class _Crasher(ginsim.Strategy):
+    """Plays a few turns, then raises: most of its hands are its own forfeits."""
+
+    def take_upcard(self, view: ginsim.PlayerView) -> bool:
+        return False
+
+    def discard(self, view: ginsim.PlayerView) -> int:
+        if view.turn > 6:
+            raise RuntimeError("boom")
+        cards = view.best_discards()[1]
+        return (cards & -cards).bit_length() - 1
+
+
+def test_a_hand_won_by_the_opponents_forfeit_is_no_forfeit_of_ones_own(tmp_path: Path) -> None:
+    with ginsim.match(_Crasher, "simple", hands=200, out=tmp_path / "run", jobs=1) as run:
+        counts = read_log_counts(run.folder, run.analysis.manifest.pairings).frame("outcomes", ["_Crasher", "simple"])
+    crasher, simple = counts.iloc[0], counts.iloc[1]
+    assert crasher["forfeit"] > 100 and crasher["won by forfeit"] == 0
+    assert simple["forfeit"] == 0 and simple["won by forfeit"] == crasher["forfeit"]

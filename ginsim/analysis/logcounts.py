@@ -22,17 +22,19 @@ ALL = "all hands"
 """The row of the hand-length counts that counts each hand once."""
 # how a hand ended, from one strategy's side, in the order of the stacked bars
 OUTCOME_CATEGORIES = ("knock won", "gin", "undercut made", "undercut suffered")
-OUTCOME_CATEGORIES += ("lost to a knock", "lost to gin", "draw", "forfeit")
+OUTCOME_CATEGORIES += ("lost to a knock", "lost to gin", "draw", "won by forfeit", "forfeit")
 _SIDES = {  # engine outcome -> its category for (the other side knocked, this side knocked)
     "knock": ("lost to a knock", "knock won"),
     "undercut": ("undercut made", "undercut suffered"),
     "gin": ("lost to gin", "gin"),
     "big_gin": ("lost to gin", "gin"),
     "draw": ("draw", "draw"),
-    "forfeit": ("forfeit", "forfeit"),
+    "forfeit": ("won by forfeit", "won by forfeit"),  # this side's own forfeits: by forfeit_seat, below
 }
 _CATEGORY = np.array([[OUTCOME_CATEGORIES.index(c) for c in _SIDES[o]] for o in OUTCOMES], dtype=np.int64)
-LOG_COUNT_COLUMNS = ["pairing", "seat_a", "outcome", "knocker", "knocker_deadwood", "turns"]
+_FORFEIT = OUTCOMES.index("forfeit")
+_OWN_FORFEIT = OUTCOME_CATEGORIES.index("forfeit")
+LOG_COUNT_COLUMNS = ["pairing", "seat_a", "outcome", "knocker", "knocker_deadwood", "turns", "forfeit_seat"]
 """The hand log's columns ``count_chunk`` reads."""
 
 
@@ -103,12 +105,16 @@ def count_chunk(out: LogCounts, df: pd.DataFrame, labels: dict[int, tuple[str, s
     knocker = df["knocker"].to_numpy(dtype=np.int64)
     deadwood = df["knocker_deadwood"].to_numpy(dtype=np.int64).clip(0)
     turns = df["turns"].to_numpy(dtype=np.int64).clip(0)
+    forfeit_seat = df["forfeit_seat"].to_numpy(dtype=np.int64)
     for p in np.unique(pairing):
         sel = pairing == p
         c, k, t = code[sel], knocker[sel], turns[sel]
         _add(out.turns, ALL, np.bincount(t))
         for side, label in enumerate(labels[int(p)]):
-            mine = k == (seat_a[sel] if side == 0 else 1 - seat_a[sel])
-            _add(out.outcomes, label, np.bincount(_CATEGORY[c, mine.astype(np.int64)], minlength=8))
+            seat = seat_a[sel] if side == 0 else 1 - seat_a[sel]
+            mine = k == seat
+            category = _CATEGORY[c, mine.astype(np.int64)]
+            category[(c == _FORFEIT) & (forfeit_seat[sel] == seat)] = _OWN_FORFEIT  # a hand this side forfeited
+            _add(out.outcomes, label, np.bincount(category, minlength=len(OUTCOME_CATEGORIES)))
             _add(out.turns, label, np.bincount(t))
             _add(out.deadwood, label, np.bincount(deadwood[sel][mine & (c <= 3)], minlength=11))

@@ -48,7 +48,7 @@ Y_LABELS = {
     "points_per_game": "points per game (total − opponent's total)",
 }
 PARAM_UNITS = {"knock_at": "deadwood points"}
-OUTCOME_COLORS = ("#41ab5d", "#005a32", "#a1d99b", "#fd8d3c", "#ef3b2c", "#99000d", "#969696", "#252525")
+OUTCOME_COLORS = ("#41ab5d", "#005a32", "#a1d99b", "#fd8d3c", "#ef3b2c", "#99000d", "#969696", "#d9f0d3", "#252525")
 _DARK = {"#41ab5d", "#005a32", "#ef3b2c", "#99000d", "#252525"}  # colours that take white labels
 _CELL: dict[str, Any] = {"ha": "center", "va": "center"}
 TURN_BARS = 100  # most bars in the hand-length histogram before they group turns

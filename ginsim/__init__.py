@@ -66,6 +66,11 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'ginsim' has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:
+    """The module's names with the run functions it loads on first use (``match`` ...)."""
+    return sorted({*globals(), *_LAZY})
+
+
 __all__ = [
     "PRESET_NAMES",
     "Card",

@@ -122,3 +122,22 @@ def test_numpy_answers_play_as_python_answers(rules: Rules) -> None:
         assert mixed == plain, i
         outcomes.add(plain.outcome)
     assert {"knock", "gin"} <= outcomes
+
+
+def test_dir_of_ginsim_lists_the_run_functions() -> None:
+    for name in ("match", "roundrobin", "sweep", "open_run", "Run", "Strategy", "deadwood"):
+        assert name in dir(ginsim), name
+
+
+def test_the_docs_example_bots_do_not_take_a_built_in_name() -> None:
+    """An example named like a built-in (``patient``) makes ``ginsim.match("patient", ...)``
+    run the built-in instead of the reader's copy."""
+    import re
+
+    from ginsim.engine.registry import BUILTINS
+
+    root = Path(__file__).resolve().parent.parent
+    for page in ("README.md", "docs/strategy-api.md"):
+        names = re.findall(r'^\s+name = "([^"]+)"', (root / page).read_text(encoding="utf-8"), re.M)
+        assert names, page
+        assert not set(names) & set(BUILTINS), (page, names)

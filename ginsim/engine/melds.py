@@ -6,6 +6,8 @@ more cards, so the few ways to use them are enumerated and each is finished with
 per-suit tables. With one such rank (the usual case) the savings of moving each of its
 cards from its suit into the group simply add up, so no enumeration is needed at all.
 
+This module builds those tables (``MeldTables``, once per ``max_run_length``) as the one
+flat array ``ginsim.engine.kernel`` computes on; the arithmetic itself is the kernel's.
 The ``*_mask`` functions take and return raw masks and are the hot path; ``deadwood`` and
 ``best_melds`` are the friendly wrappers that accept card text too.
 """

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import warnings
 
+import pandas as pd
 import pytest
 
 
@@ -52,6 +53,22 @@ def test_report_summary_uses_metrics_names(run_cli, tmp_path) -> None:
     for name in ("points_per_hand", "win_rate", "mean_knock_deadwood", "mean_turns", "forfeits"):
         assert f"| {name} |" in header
     assert "points per hand |" not in header
+
+
+def test_a_game_runs_report_shows_the_games_and_shutouts_played(run_cli, tmp_path) -> None:
+    """report.md's summary has the games and shutouts columns summary.csv has, equal to it."""
+    out = tmp_path / "g"
+    r = run_cli("match", "simple", "random", "--games", "3", "--jobs", "1", "--no-plots", "--out", str(out))
+    assert r.code == 0, r.err
+    lines = (out / "report.md").read_text(encoding="utf-8").splitlines()
+    i = next(i for i, ln in enumerate(lines) if ln.startswith("| strategy | opponent |"))
+    header = [c.strip() for c in lines[i].strip("|").split("|")]
+    assert "games" in header and "shutouts" in header
+    summary = pd.read_csv(out / "summary.csv")
+    for line, want in zip(lines[i + 2 : i + 4], summary.itertuples(), strict=True):
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        assert cells[header.index("games")] == f"{want.games:,}"
+        assert cells[header.index("shutouts")] == f"{want.shutouts:,}"
 
 
 def test_closing_the_runner_early_leaks_no_joblib_warning() -> None:

@@ -95,6 +95,21 @@ def test_the_replay_command_shows_the_failing_hand(run_cli, bots):
     assert "forfeit" in r.out and "discard" in r.out
 
 
+def test_each_suggested_replay_plays_in_a_folder_of_its_own(run_cli, bots):
+    """Two failing deals' commands, run one after the other, both work: the second does
+    not meet the first's folder (played to another hand count) and get refused."""
+    from ginsim.run.contract import Deal
+
+    report = check_strategy(f"{bots}:Cheat", hands=10, opponents=("simple",))
+    commands = [report.replay(Deal("simple", deal, 0)) for deal in (1, 4)]
+    outs = [shlex.split(c.split(" && ")[0])[-1] for c in commands]
+    assert outs[0] != outs[1] and all(o.startswith("validate-bots-simple-deal") for o in outs)
+    for command in commands:
+        match, replay = command.split(" && ")
+        assert run_cli(*shlex.split(match)[1:]).code == 0
+        assert run_cli(*shlex.split(replay)[1:]).code == 0
+
+
 def test_bad_spec_is_one_line(run_cli):
     r = run_cli("validate", "simpel")
     assert r.code == 2 and "did you mean 'simple'" in r.err

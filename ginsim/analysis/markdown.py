@@ -153,21 +153,28 @@ def report_markdown(a: Analysis) -> str:
     header = ["strategy", "opponent"]
     if "value" in a.summary:
         header.append(md_text(m.param or "value"))
-    header += ["hands", "points_per_hand", *RATE_FIGURES, "mean_knock_deadwood", "mean_turns"]
+    played = "games" in a.summary  # games mode: the games played beside the hands
+    header += ["hands", *(["games"] if played else []), "points_per_hand", *RATE_FIGURES]
+    header += ["mean_knock_deadwood", "mean_turns"]
     has_games = "game_win_rate" in a.summary
     if has_games:
         header.append("game_win_rate")
     has_ppg = "points_per_game" in a.summary
     if has_ppg:
         header += ["points_per_game", "hands_per_game"]
+    has_shutouts = "shutouts" in a.summary
+    if has_shutouts:
+        header.append("shutouts")
     header.append("forfeits")
     rows = []
     for r in a.summary.itertuples(index=False):
         row = [md_code(r.strategy), md_code(r.opponent)]
         if "value" in a.summary:
             row.append(md_text(r.value))
+        row.append(f"{r.hands:,}")
+        if played:
+            row.append(f"{int(r.games):,}")
         row += [
-            f"{r.hands:,}",
             md_points(r),
             *[md_rate(r, n) for n in RATE_FIGURES],
             cell(r.mean_knock_deadwood, 2),
@@ -177,6 +184,8 @@ def report_markdown(a: Analysis) -> str:
             row.append(md_rate(r, "game_win_rate"))
         if has_ppg:
             row += [md_points(r, "points_per_game", 1), cell(r.hands_per_game, 2)]
+        if has_shutouts:
+            row.append(f"{int(r.shutouts):,}")
         row.append(str(r.forfeits) + (f" ({md_text(r.forfeit_reasons)})" if r.forfeits and r.forfeit_reasons else ""))
         rows.append(row)
     out += [md_table(header, rows), ""]

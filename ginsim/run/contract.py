@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ginsim.engine.cards import Card, Mask
@@ -196,7 +197,10 @@ class Report:
         return all(v.passed for v in self.verdicts)
 
     def replay(self, d: Deal) -> str:
-        out = f"validate-{d.opponent.split(':')[0]}"
+        """The commands that play ``d`` again and show it: a folder of its own per strategy,
+        opponent and deal (the deal's hand count is part of the run)."""
+        who = "".join(ch if ch.isalnum() else "_" for ch in Path(self.spec.split(":")[0]).stem)
+        out = f"validate-{who}-{d.opponent.split(':')[0]}-deal{d.deal}"
         match = ["ginsim", "match", self.spec, d.opponent, "--hands", str(2 * (d.deal + 1))]
         match += ["--seed", str(self.seed), "--jobs", "1", "--no-plots", "-q", *self.rules_args, "--out", out]
         replay = ["ginsim", "replay", out, "--hand", str(d.row), "--seat", str(d.seat)]

@@ -321,6 +321,31 @@ def test_plotting_functions_draw_into_a_given_ax(runs: dict[str, Path]) -> None:
     assert ax1.images and ax2.lines
 
 
+def test_charts_in_a_grid_keep_their_titles_and_legends_in_their_column(runs: dict[str, Path]) -> None:
+    """Run.plot(name, ax=) in a caller's grid: each title (its "played" line wrapped to
+    the column, not to the whole figure) and the outcomes legend stay within the chart's
+    own column, so they never run over the neighbours."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    run = ginsim.open_run(runs["rr"])
+    fig, axes = plt.subplots(1, 3, figsize=(15, 5), layout="constrained")
+    try:
+        for ax, name in zip(axes, ("outcomes", "turns", "ratings"), strict=True):
+            run.plot(name, ax=ax)
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+        column = fig.bbox.width / 3
+        for ax in axes:
+            assert ax.title.get_window_extent(renderer).width <= column, ax.get_title()
+        legend = axes[0].get_legend()
+        assert legend is not None and legend.get_window_extent(renderer).y1 <= axes[0].get_window_extent(renderer).y0
+    finally:
+        plt.close(fig)
+
+
 def test_report_embeds_every_chart_with_relative_links(runs: dict[str, Path], tmp_path: Path) -> None:
     from ginsim.analysis.markdown import CHART_CAPTIONS
 

@@ -78,10 +78,15 @@ def _title(ax: Axes, what: str, played: str) -> None:
     size = labels[0].get_fontsize() if labels else 9.0
     left = 0.6 + _label_width([t.get_text() for t in labels]) * float(size) / 9.0
     right = 0.3 + (1.3 if len(fig.axes) > 1 else 0.0)  # type: ignore[union-attr]
-    room = fig.get_figwidth() - abs(left - right) - 0.3  # type: ignore[union-attr]
+    spec = ax.get_subplotspec()  # in a caller's grid of charts the axes has a column or a few
+    share = 1.0 if spec is None else (spec.colspan.stop - spec.colspan.start) / spec.get_gridspec().ncols
+    room = fig.get_figwidth() * share - abs(left - right) - 0.3  # type: ignore[union-attr]
     width = max(30, int(room * 10.5))
     text = what + ("\n" + textwrap.fill(played, width) if played else "")
     ax.set_title(text, fontsize=10.5)
+    if share < 1:  # a column of a caller's grid: the axis label wraps to it too
+        label = ax.get_xlabel()
+        ax.set_xlabel("\n".join(textwrap.fill(line, width) for line in label.split("\n")) if label else "")
 
 
 def _label_width(labels: list[str]) -> float:
@@ -247,8 +252,8 @@ def outcome_chart(counts: pd.DataFrame, played: str = "", ax: Axes | None = None
     ax.set_xlabel("share of the strategy's hands (%)")
     if own:  # below the bars, outside the axes, where it never hides one
         fig.legend(loc="outside lower center", ncol=4, frameon=False, fontsize=9)
-    else:
-        ax.legend(fontsize=8)
+    else:  # on the caller's axes: below them too, never over the bars
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=4, frameon=False, fontsize=8)
     _title(ax, "How each strategy's hands ended (from its side)", played)
     return fig
 

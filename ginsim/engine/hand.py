@@ -16,7 +16,7 @@ from typing import Final, NamedTuple, cast
 from ginsim.engine import kernel
 from ginsim.engine.cards import CARD_NAMES, Card, Mask, format_cards
 from ginsim.engine.guard import safe_repr
-from ginsim.engine.layoff import best_layoff, layoff_is_legal
+from ginsim.engine.layoff import layoff_is_legal, showdown
 from ginsim.engine.melds import MeldTables, tables_for
 from ginsim.engine.rules import Rules, rule_facts
 from ginsim.engine.view import DISCARD, DRAW, LAYOFF, OFFER, OVER, Event, PlayerView
@@ -150,6 +150,7 @@ class Hand:
 
     __slots__ = (
         "rules",
+        "facts",
         "knock_limit",
         "multiplier",
         "tables",
@@ -199,7 +200,7 @@ class Hand:
         self.hands = hands
         up = deck[20]
         # R14, R29, R30: this hand's knock limit and score multiplier (Oklahoma: from the upcard)
-        facts = rule_facts(rules)
+        facts = self.facts = rule_facts(rules)
         limit = self.knock_limit = facts.limits[up]
         self.multiplier = facts.mults[up]
         self.pile = [up]
@@ -447,7 +448,7 @@ class Hand:
         self.knocker = seat
         self.knocker_melds = melds
         self._event(seat, "big_gin", None)
-        _, _, points = kernel.score(rule_facts(self.rules), seat, 0, dd, dd, True, self.multiplier)
+        _, _, points = kernel.score(self.facts, seat, 0, dd, dd, True, self.multiplier)
         self._end(kernel.BIG_GIN, seat, seat, points, 0, dd, dd, 0, melds)
 
     def knocker_show(self, melds: object = None) -> tuple[tuple[Mask, ...], int]:
@@ -493,20 +494,17 @@ class Hand:
 
     def _score(self, kmelds: tuple[Mask, ...], kd: int, laid: Mask | None) -> HandResult:
         """Score a checked showdown (R19-R21); ``laid`` None lays off optimally."""
-        rules = self.rules
         tables = self.tables
         k = self.knocker
         d = 1 - k
         dh = self.hands[d]
         self.knocker_melds = kmelds
         before = tables.deadwood_mask(dh)
-        if kd == 0:  # R15, R18: gin takes no lay-offs
-            after, laid = before, 0
-        elif laid is None:
-            after, laid = best_layoff(dh, kmelds, tables, before)
-        else:
+        if laid is None:  # optimal lay-offs (none after gin)
+            code, winner, points, after, laid = showdown(tables, self.facts, k, kd, dh, kmelds, before, self.multiplier)
+        else:  # the defender's own (show() allows none after gin)
             after = tables.deadwood_mask(dh & ~laid)
-        code, winner, points = kernel.score(rule_facts(rules), k, kd, before, after, False, self.multiplier)
+            code, winner, points = kernel.score(self.facts, k, kd, before, after, False, self.multiplier)
         return self._end(code, k, winner, points, kd, before, after, laid, kmelds)
 
     def forfeit(self, seat: int, kind: str, reason: str) -> HandResult:

@@ -647,6 +647,30 @@ def score(facts: RuleFacts, k: int, kd: int, before: int, after: int, big: bool,
     return UNDERCUT, 1 - k, (kd - after + facts.undercut_bonus) * mult
 
 
+def showdown(
+    facts: RuleFacts,
+    TB: tuple[int, ...],
+    k: int,
+    kd: int,
+    defender: int,
+    buf: list[int],
+    mo: int,
+    nm: int,
+    before: int,
+    mult: int,
+) -> tuple[int, int, int, int, int]:
+    """Seat ``k`` knocked with deadwood ``kd`` on the melds ``buf[mo:mo+nm]`` (scratch
+    after them, as ``layoff_search`` takes it): the defender lays off optimally, never
+    after gin (R18), and the hand is scored. (code, winner, points, the defender's
+    deadwood after its lay-offs, the cards laid off)."""
+    after = before
+    laid = 0
+    if kd > 0:
+        after, laid = layoff_search(TB, defender, buf, mo, nm, facts.max_run, before, -1)
+    code, winner, points = score(facts, k, kd, before, after, False, mult)
+    return code, winner, points, after, laid
+
+
 # -- the built-in policies (ginsim.engine.policy) ----------------------------------------
 
 
@@ -729,7 +753,7 @@ def play_hand(
     non-dealer draws), draw or take (R10), discard and knock within the hand's limit
     (R11-R14), big gin right after a draw (R22), a draw at a stock of two (R23) or at
     ``MAX_TURNS``, then the showdown: the knocker shows ``best_melds``, the defender lays
-    off by ``layoff_search``, and ``score`` scores. Only the top of the discard pile matters
+    off and the hand is scored (``showdown``). Only the top of the discard pile matters
     to these policies: a card taken is replaced at once by a discard."""
     nd = 1 - dealer
     h_nd, h_d = deal(decks, d0)
@@ -803,12 +827,12 @@ def play_hand(
         for j in range(nm):
             out[o + 15 + j] = scratch[j]
         before = deadwood(TB, dh)
-        after = before
         if end == BIG_GIN:
             kd = 0
-        elif kd > 0:
-            after, laid = layoff_search(TB, dh, scratch, 0, nm, facts.max_run, before, -1)
-        code, winner, points = score(facts, seat, kd, before, after, end == BIG_GIN, mult)
+            after = before
+            code, winner, points = score(facts, seat, 0, before, before, True, mult)
+        else:
+            code, winner, points, after, laid = showdown(facts, TB, seat, kd, dh, scratch, 0, nm, before, mult)
     out[o] = code
     out[o + 1] = dealer
     out[o + 2] = knocker

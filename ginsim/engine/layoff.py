@@ -29,6 +29,22 @@ def best_layoff(
     return kernel.layoff_search(tables.flat, defender, buf, 0, len(knocker_melds), tables.max_run, before, -1)
 
 
+def showdown(
+    tables: MeldTables,
+    facts: kernel.RuleFacts,
+    k: int,
+    kd: int,
+    defender: Mask,
+    knocker_melds: Sequence[Mask],
+    before: int,
+    mult: int,
+) -> tuple[int, int, int, int, Mask]:
+    """``kernel.showdown`` on the engine's types: (outcome code, winner, points, the
+    defender's deadwood after laying off optimally, the cards laid off)."""
+    buf = _buffer(knocker_melds)
+    return kernel.showdown(facts, tables.flat, k, kd, defender, buf, 0, len(knocker_melds), before, mult)
+
+
 def layoff_is_legal(laid: Mask, knocker_melds: Sequence[Mask], tables: MeldTables) -> bool:
     """Whether the cards ``laid`` can all be laid off on the knocker's melds at once."""
     buf = _buffer(knocker_melds)

@@ -20,7 +20,7 @@ from typing import Final
 
 from ginsim.engine import kernel
 from ginsim.engine.cards import FULL_DECK, Card, Mask, melds_with
-from ginsim.engine.layoff import best_layoff
+from ginsim.engine.layoff import showdown
 from ginsim.engine.melds import MeldTables
 from ginsim.engine.rules import Rules, rule_facts
 
@@ -100,13 +100,10 @@ def discard_with_outs(
 def score_knock(rules: Rules, tables: MeldTables, knocker: Mask, kd: int, defender: Mask) -> int:
     """Points of a knock with ``kd`` deadwood, from the knocker's side (negative: undercut);
     the knocker shows its least-deadwood melds and the defender lays off all it can (R16-R20),
-    scored by ``kernel.score`` without the hand's multiplier."""
+    scored by ``kernel.showdown`` without the hand's multiplier."""
+    melds = tables.best_melds_mask(knocker).melds if kd else ()
     before = tables.deadwood_mask(defender)
-    after = before
-    if kd:
-        melds = tables.best_melds_mask(knocker).melds
-        after = best_layoff(defender, melds, tables, before)[0]
-    _, winner, points = kernel.score(rule_facts(rules), 0, kd, before, after, False, 1)
+    _, winner, points, _, _ = showdown(tables, rule_facts(rules), 0, kd, defender, melds, before, 1)
     return points if winner == 0 else -points
 
 

@@ -91,11 +91,8 @@ class HandResult(NamedTuple):
 
 _ENDINGS: Final = {KNOCK_WON: "knock", UNDERCUT: "undercut (knock)", GIN: "gin", BIG_GIN: "big gin"}
 
-FORFEIT_DEADWOOD: Final = 100
-"""A forfeited hand scores for the opponent as a gin against this much deadwood (no ten
-cards count more: ten cards of at most 10 each), with the rules' largest bonus and the
-hand's multiplier, so forfeiting never scores better than any legal end of the hand
-(docs/METRICS.md)."""
+FORFEIT_DEADWOOD: Final = kernel.FORFEIT_DEADWOOD
+"""The deadwood a forfeit is scored against (``kernel.forfeit_points``)."""
 
 MAX_TURNS: Final = kernel.MAX_TURNS
 """At this many turns a hand ends as a draw (``kernel.MAX_TURNS``)."""
@@ -130,9 +127,8 @@ def _engine_tables(max_run_length: int | None) -> MeldTables:
 def forfeit_points(rules: Rules, multiplier: int = 1) -> int:
     """What the opponent of a forfeiting seat scores for the hand (docs/METRICS.md): a
     gin against ``FORFEIT_DEADWOOD`` with the largest of the rules' bonuses, times the
-    hand's multiplier (R30). No legal showdown scores more."""
-    bonus = max(rules.gin_bonus, rules.undercut_bonus, rules.big_gin_bonus or 0)
-    return (bonus + FORFEIT_DEADWOOD) * multiplier
+    hand's multiplier (R30). No legal showdown scores more (``kernel.forfeit_points``)."""
+    return kernel.forfeit_points(rule_facts(rules), multiplier)
 
 
 class Forfeit(Exception):
@@ -510,7 +506,7 @@ class Hand:
     def forfeit(self, seat: int, kind: str, reason: str) -> HandResult:
         """R25/R26: ``seat`` forfeits the hand (and its game); the opponent wins it and
         scores ``forfeit_points`` (more than any legal end of this hand could give it)."""
-        points = forfeit_points(self.rules, self.multiplier)
+        points = kernel.forfeit_points(self.facts, self.multiplier)
         return self._end(kernel.FORFEIT, -1, 1 - seat, points, 0, 0, 0, 0, (), seat, reason, kind)
 
     def _end(

@@ -47,6 +47,12 @@ MAX_TURNS: Final = 500
 discards could go on forever; at this many turns it ends as a draw. Ordinary hands end
 within about 60 turns, so the cap never touches them."""
 
+FORFEIT_DEADWOOD: Final = 100
+"""A forfeited hand scores for the opponent as a gin against this much deadwood (no ten
+cards count more: ten cards of at most 10 each), with the rules' largest bonus and the
+hand's multiplier, so forfeiting never scores better than any legal end of the hand
+(docs/METRICS.md)."""
+
 ROW_WIDTH: Final = 19
 """Ints per hand written by ``play_rows``: the hand log's twelve fields (``fastplay.ROW_FIELDS``),
 then the two final hands, the cards laid off and the knocker's melds (up to four, 0 after
@@ -669,6 +675,14 @@ def showdown(
         after, laid = layoff_search(TB, defender, buf, mo, nm, facts.max_run, before, -1)
     code, winner, points = score(facts, k, kd, before, after, False, mult)
     return code, winner, points, after, laid
+
+
+def forfeit_points(facts: RuleFacts, mult: int) -> int:
+    """What the opponent of a forfeiting seat scores (R25, R26): a gin against
+    ``FORFEIT_DEADWOOD`` with the largest of the rules' bonuses, times the hand's
+    multiplier (R30). No legal showdown scores more."""
+    bonus = max(facts.gin_bonus, facts.undercut_bonus, facts.big_gin_bonus)
+    return (bonus + FORFEIT_DEADWOOD) * mult
 
 
 # -- the built-in policies (ginsim.engine.policy) ----------------------------------------

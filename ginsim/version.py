@@ -1,3 +1,3 @@
 """The version of ginsim (one place: the package, the manifests and the build read it)."""
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"

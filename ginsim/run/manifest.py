@@ -67,11 +67,14 @@ class StrategyRecord:
     target: str
     parameters: dict[str, Any]
     outside: dict[str, Any] | None = None  # an outside player (ginsim.outside): how reproducible it is
+    code: dict[str, Any] | None = None  # its code: digest, kind and files (ginsim.run.codedigest)
 
     def to_dict(self) -> dict[str, Any]:
         d = {"label": self.label, "spec": self.spec, "target": self.target, "parameters": self.parameters}
         if self.outside is not None:
             d["outside"] = self.outside
+        if self.code is not None:
+            d["code"] = self.code
         return d
 
 
@@ -109,7 +112,8 @@ class Manifest:
     sessions: list[dict[str, Any]] = field(default_factory=list)
     stopped: dict[str, Any] | None = None  # a sequential test's result, when one ran
     elapsed_s: float | None = None
-    reproducible: bool = True  # False when an outside player's randomness could not be seeded
+    reproducible: bool = True  # False when an outside player's randomness could not be seeded, or a hand did not replay
+    unreproduced: list[dict[str, Any]] = field(default_factory=list)  # chunks whose replay differed (run.recheck)
     preset: str = "default"  # the rule preset the rules start from (R27)
     isolate: bool = False  # tournament mode: strategies in their own processes, decks mixed with the run's secret
 
@@ -224,10 +228,11 @@ _SCHEMA: dict[str, tuple[tuple[type, ...], bool]] = {
     "stopped": ((dict, _N), False),
     "elapsed_s": ((float, int, _N), False),
     "reproducible": ((bool,), False),
+    "unreproduced": ((list,), False),
     "preset": ((str,), False),
     "isolate": ((bool,), False),
 }
-_OPTIONAL = {"isolate", "param", "base", "resumed", "sessions", "stopped", "elapsed_s"}
+_OPTIONAL = {"unreproduced", "isolate", "param", "base", "resumed", "sessions", "stopped", "elapsed_s"}
 _KEY_ORDER = [
     "ginsim",
     "command",
@@ -237,6 +242,7 @@ _KEY_ORDER = [
     "status",
     "strategies",
     "reproducible",
+    "unreproduced",
     "pairings",
     "preset",
     "rules",

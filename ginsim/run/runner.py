@@ -26,14 +26,17 @@ import numpy as np
 
 from ginsim.engine import _native as native
 from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
+from ginsim.engine.registry import StrategySpec
 from ginsim.errors import GinsimError, Interrupted, RunError
 from ginsim.outside import manifest_fields
 from ginsim.run import lock
 from ginsim.run.atomic import TMP_MARK, describe_os_error, make_dir
+from ginsim.run.codedigest import CodeDigest, code_changes, digest_specs
 from ginsim.run.integrity import SUMS_DIR, parse_chunk_name, run_key
 from ginsim.run.interrupt import sigterm_as_interrupt
 from ginsim.run.options import Engine
 from ginsim.run.plan import RunPlan
+from ginsim.run.recheck import REPLAY_CHECK, ReplayCheck, suspects, warning
 from ginsim.run.records import (
     FORFEITS_DIR,
     GAMES_DIR,
@@ -111,7 +114,8 @@ def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
 def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[Manifest, bool, lock.FolderLock]:
     """Create a new run folder, or check that an existing one holds this very plan; either
     way take its lock. Returns the manifest, whether the run resumes, and the lock."""
-    identity = _normalize(plan.identity())
+    digests = digest_specs(_labelled_specs(plan))
+    identity = _normalize({**plan.identity(), "code": {label: d.digest for label, d in digests.items()}})
     if out.exists() and not out.is_dir():
         raise RunError.about("{out} {path}: exists and is not a folder", path=out)
     if out.is_dir() and any(out.iterdir()):
@@ -119,11 +123,11 @@ def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[Manifest
         if busy is not None:
             raise lock.busy_error(out, busy)
         manifest = read_manifest(out)
-        _check_same_run(plan, out, manifest, identity)
+        _check_same_run(plan, out, manifest, identity, digests)
         held = lock.acquire(out)
         try:
             manifest = read_manifest(out)  # as the last holder left it
-            _check_same_run(plan, out, manifest, identity)
+            _check_same_run(plan, out, manifest, identity, digests)
             _remove_stale_temporaries(out)
             manifest.resumed.append(_now())
             manifest.finished = None
@@ -136,7 +140,7 @@ def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[Manifest
     make_dir(out / HANDS_DIR, f"--out {out}")
     held = lock.acquire(out)
     try:
-        manifest = _new_manifest(plan, identity, opts)
+        manifest = _new_manifest(plan, identity, opts, digests)
         if manifest.isolate:
             run_secret(out, create=True)  # before the manifest: a folder with one has its secret
         write_manifest(out, manifest)
@@ -146,7 +150,28 @@ def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[Manifest
     return manifest, False, held
 
 
-def _check_same_run(plan: RunPlan, out: Path, manifest: Manifest, identity: dict[str, Any]) -> None:
+def _labelled_specs(plan: RunPlan) -> list[tuple[str, StrategySpec]]:
+    return [pair for p in plan.pairings for pair in ((p.label_a, p.a), (p.label_b, p.b))]
+
+
+def _check_same_run(
+    plan: RunPlan, out: Path, manifest: Manifest, identity: dict[str, Any], digests: dict[str, CodeDigest]
+) -> None:
+    if manifest.ginsim != __version__:
+        raise RunError.about(
+            "{out} {path} was written by ginsim {old}, this is {new}; use another {out}",
+            path=out,
+            old=manifest.ginsim,
+            new=__version__,
+        )
+    changed = code_changes(manifest, digests)
+    if changed:
+        raise RunError.about(
+            "{out} {path}: the code of {what} changed since the run was played; its hands would mix two "
+            "versions: use another {out} to play the new code, or delete {path} to start afresh",
+            path=out,
+            what=changed,
+        )
     if manifest.identity != identity:
         old_preset = manifest.preset
         if old_preset != plan.rules.preset:  # R27: a run folder keeps its preset
@@ -162,13 +187,6 @@ def _check_same_run(plan: RunPlan, out: Path, manifest: Manifest, identity: dict
             path=out,
             diff=diff,
         )
-    if manifest.ginsim != __version__:
-        raise RunError.about(
-            "{out} {path} was written by ginsim {old}, this is {new}; use another {out}",
-            path=out,
-            old=manifest.ginsim,
-            new=__version__,
-        )
 
 
 def _remove_stale_temporaries(out: Path) -> None:
@@ -181,14 +199,16 @@ def _remove_stale_temporaries(out: Path) -> None:
                 raise RunError(f"{stale}: cannot delete it ({describe_os_error(e)})") from None
 
 
-def _new_manifest(plan: RunPlan, identity: dict[str, Any], opts: RunOptions) -> Manifest:
+def _new_manifest(
+    plan: RunPlan, identity: dict[str, Any], opts: RunOptions, digests: dict[str, CodeDigest]
+) -> Manifest:
     return Manifest(
         ginsim=__version__,
         command=opts.command,
         kind=plan.kind,
         started=_now(),
         status=RunStatus.RUNNING,
-        strategies=(strategies := _strategies(plan)),
+        strategies=(strategies := _strategies(plan, digests)),
         reproducible=all((s.outside or {}).get("reproducible", True) for s in strategies),
         pairings=[p.record() for p in plan.pairings],
         preset=plan.rules.preset,
@@ -219,7 +239,7 @@ def _play_path(plan: RunPlan, engine: Engine) -> str:
     return play_path(plan.rules, [(p.a, p.b) for p in plan.pairings], engine)
 
 
-def _strategies(plan: RunPlan) -> list[StrategyRecord]:
+def _strategies(plan: RunPlan, digests: dict[str, CodeDigest]) -> list[StrategyRecord]:
     seen: dict[str, StrategyRecord] = {}
     for p in plan.pairings:
         for spec, label in ((p.a, p.label_a), (p.b, p.label_b)):
@@ -227,7 +247,8 @@ def _strategies(plan: RunPlan) -> list[StrategyRecord]:
                 params = {**spec.defaults(), **spec.params}
                 # a spec checked in its own process (tournament mode) brought its notes along
                 outside = spec.facts.outside if spec.facts else manifest_fields(spec.load_class()).get("outside")
-                seen[label] = StrategyRecord(label, spec.text, spec.target, _normalize(params), outside)
+                code = digests[label].to_dict() if label in digests else None
+                seen[label] = StrategyRecord(label, spec.text, spec.target, _normalize(params), outside, code)
     return list(seen.values())
 
 
@@ -316,18 +337,50 @@ def resolve_jobs(jobs: int | None, warn: Callable[[str], None] | None = None, ca
 
 
 def _results(
-    tasks: Iterable[ChunkTask], jobs: int, opts: RunOptions
+    tasks: Iterable[ChunkTask], jobs: int, opts: RunOptions, checked: Callable[[ChunkTask, ReplayCheck], None]
 ) -> Iterator[tuple[ChunkTask, dict[str, np.ndarray]]]:
-    """Play the tasks, yielding each as it finishes (any order)."""
+    """Play the tasks, yielding each as it finishes (any order); each chunk's replay
+    check (ginsim.run.recheck) goes to ``checked``."""
     if isinstance(tasks, Todo | list) and not len(tasks):
         return
     if jobs == 1 and opts.backend == "loky":
-        for t in tasks:
-            yield t, play_chunk(t)
-        return
-    from ginsim.run.backends import parallel_results
+        played: Iterable[tuple[ChunkTask, dict[str, Any]]] = ((t, play_chunk(t)) for t in tasks)
+    else:
+        from ginsim.run.backends import parallel_results
 
-    yield from parallel_results(tasks, jobs, opts.backend, opts.scheduler)
+        played = parallel_results(tasks, jobs, opts.backend, opts.scheduler)
+    for task, arrays in played:
+        check = arrays.pop(REPLAY_CHECK, None)
+        if isinstance(check, ReplayCheck):
+            checked(task, check)
+        yield task, arrays
+
+
+class _Replays:
+    """The replay checks of a run's chunks: a mismatch goes into the manifest at once
+    (``reproducible: false``, ``unreproduced``), and one warning is printed at the end."""
+
+    def __init__(self, folder: Path, manifest: Manifest) -> None:
+        self.folder = folder
+        self.manifest = manifest
+        self.new = 0
+
+    def __call__(self, task: ChunkTask, check: ReplayCheck) -> None:
+        if not check.difference:
+            return
+        names = suspects(task.spec_a.target, task.spec_a.text, task.spec_b.target, task.spec_b.text)
+        labels = {r.spec: r.label for r in self.manifest.strategies}
+        entry = {"pairing": task.pairing, "chunk": task.chunk, "difference": check.difference}
+        entry["strategies"] = [labels.get(n, n) for n in names]
+        self.manifest.reproducible = False
+        self.manifest.unreproduced.append(entry)
+        self.new += 1
+        with contextlib.suppress(GinsimError, OSError):  # a full disk: the end writes it again
+            write_manifest(self.folder, self.manifest)
+
+    def warn(self) -> None:
+        if self.new:
+            _stderr("ginsim: warning: " + warning(self.manifest.unreproduced))
 
 
 def _stderr(text: str) -> None:
@@ -379,15 +432,16 @@ def _play(plan: RunPlan, folder: Path, opts: RunOptions, manifest: Manifest, res
     start = time.perf_counter()
     stopped = None
     manifest.stopped = None  # a resumed run's sequential test is evaluated afresh
+    replays = _Replays(folder, manifest)
     written = 0
     try:
         if opts.stop_rule is not None:
             done = {ci for pi, ci in tasks.done}
             stopped = run_sequential(
-                opts.stop_rule, plan, folder, tasks, done, lambda ts: _results(ts, jobs, opts), progress, key
+                opts.stop_rule, plan, folder, tasks, done, lambda ts: _results(ts, jobs, opts, replays), progress, key
             )
         else:
-            for task, arrays in _results(tasks, jobs, opts):
+            for task, arrays in _results(tasks, jobs, opts, replays):
                 path = chunk_path(folder, task.pairing, task.chunk)
                 table = write_chunk(path, arrays, key)
                 if opts.on_chunk is not None:
@@ -415,6 +469,7 @@ def _play(plan: RunPlan, folder: Path, opts: RunOptions, manifest: Manifest, res
     manifest.stopped = stopped
     manifest.elapsed_s = round(time.perf_counter() - start, 3)
     write_manifest(folder, manifest)
+    replays.warn()
 
 
 def _resume_hint(what: str, folder: Path) -> str:

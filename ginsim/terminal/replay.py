@@ -22,6 +22,7 @@ from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import DECISIONS, Strategy, bound_entry, overrides
 from ginsim.engine.view import Event, PlayerView
 from ginsim.errors import GinsimError, RunError
+from ginsim.run.codedigest import code_changes, digest_specs
 from ginsim.run.records import RESULT_COLUMNS, chunk_files, read_manifest
 from ginsim.run.secret import run_secret
 from ginsim.run.seeding import deal_seed, decks_for, game_deal_seed, mix_secret, strategy_seed, text_key
@@ -162,6 +163,12 @@ def replay_hand(run: RunLog, n: int, seat: int | None = None) -> Replay:
         raise RunError(f"{folder}: cannot rebuild the run ({e}{hint})") from None
     except (KeyError, TypeError, ValueError, StopIteration) as e:
         raise RunError(f"{folder}/manifest.json: cannot rebuild the run from it ({type(e).__name__}: {e})") from None
+    changed = code_changes(m, digest_specs([(pairing.label_a, spec_a), (pairing.label_b, spec_b)]))
+    if changed:
+        raise RunError(
+            f"{folder}: the code of {changed} changed since the run was played, so its hands cannot be replayed "
+            "as logged; replay with the code the run was played with, or play the run again into another --out"
+        )
     key = text_key("pairing", pairing.a, pairing.b)
     secret = run_secret(folder) if m.isolate else b""  # a tournament run's decks
     copy, unit = row["copy"], row["deal"]

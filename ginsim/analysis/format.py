@@ -165,3 +165,39 @@ def games_size(m: Manifest) -> str:
     if not m.duplicate:
         return f"{m.games:,} games to {target} per pairing"
     return f"{2 * (m.games or 0):,} games to {target} per pairing ({m.games:,} deals played twice, seats swapped)"
+
+
+def reproducibility_note(m: Manifest) -> str:
+    """Why a run's hands may not play again as logged ('' when they do): chunks whose
+    replay differed (ginsim.run.recheck), or an outside player's unseeded randomness."""
+    if m.reproducible:
+        return ""
+    if m.unreproduced:
+        names: list[str] = []
+        for u in m.unreproduced:
+            names += [str(n) for n in u.get("strategies", []) if str(n) not in names]
+        who = " or ".join(names)
+        return (
+            f"not reproducible: {len(m.unreproduced)} chunk(s) did not replay as logged under the same seed "
+            f"({who} plays differently each time); the figures are as played, a rerun gives others"
+        )
+    return "not reproducible: an outside player's randomness could not be seeded (manifest.json, strategies[].outside)"
+
+
+def pairwise_rows(table: Any) -> list[dict[str, str]]:
+    """The pairwise table (ginsim.analysis.pairwise) as display strings, one dict per
+    meeting: who, how many, head to head with intervals, the likelihood of superiority."""
+    games = "game_win_rate" in table
+    rows = []
+    for r in table.itertuples(index=False):
+        row = {"strategy": str(r.strategy), "opponent": str(r.opponent)}
+        row["games" if games else "hands"] = f"{int(r.games if games else r.hands):,}"
+        if games:
+            row["game_win_rate"] = fmt_rate(r, "game_win_rate")
+        row["points_per_hand"] = fmt_points(r)
+        if not games:
+            row["win_rate"] = fmt_rate(r, "win_rate")
+        row["los"] = "—" if math.isnan(r.los) else f"{100 * r.los:.1f}%"
+        row["verdict"] = str(r.verdict)
+        rows.append(row)
+    return rows

@@ -31,6 +31,7 @@ from ginsim.run.forfeits import MAX_PER_CHUNK, forfeit_record, traced_replay
 from ginsim.run.isolate import isolated_factories
 from ginsim.run.options import GENERAL_ENV, Engine
 from ginsim.run.plan import ChunkTask
+from ginsim.run.recheck import REPLAY_CHECK, check_rows
 from ginsim.run.records import COLUMNS, FORFEIT_DETAILS, GAME_COLUMNS, GAME_PREFIX, OUTCOME_CODE, RESULT_COLUMNS
 from ginsim.run.seeding import (
     check_decks,
@@ -142,24 +143,44 @@ def _play_chunk(task: ChunkTask, factories: tuple[Any, Any] | None = None) -> di
             return _fast_hand_columns(task, fast, deck_array, streams)
         decks = deck_array.tolist()
         per_copy = [(copy, s0.tolist(), s1.tolist()) for copy, s0, s1 in streams]
-        for offset, unit in enumerate(range(task.start, task.stop)):
+
+        def play_deal(offset: int, into: _Columns) -> None:
+            unit = task.start + offset
             deck = decks[offset]
             dealer = first_dealer(unit)
             for copy, s0, s1 in per_copy:
                 strategies, seat_a = seats_for(copy, cls_a(**pa), cls_b(**pb))
                 seat_seeds = (s0[offset], s1[offset])
                 r = play_hand(rules, strategies, deck, dealer, (0, 0), seat_seeds, checked=True)
-                cols.add(task.pairing, unit, copy, 0, seat_a, r, (0, 0), False, -1)
-                if r.outcome == FORFEIT:
+                into.add(task.pairing, unit, copy, 0, seat_a, r, (0, 0), False, -1)
+                if r.outcome == FORFEIT and into is cols:
                     fresh, _ = seats_for(copy, cls_a(**pa), cls_b(**pb))
                     again = partial(_hand_again, rules, deck, dealer, seat_seeds)
                     _note_forfeit(cols, task, r, unit, copy, 0, seat_a, fresh, again)
-                check_user_stop()
+
+        for offset in range(task.stop - task.start):
+            play_deal(offset, cols)
+            check_user_stop()
+        replay_first = partial(_replayed, play_deal, 0)
     else:
         for unit in range(task.start, task.stop):
             _play_game_unit(task, unit, copies, cls_a, cls_b, cols, fast)
             check_user_stop()
-    return cols.arrays()
+        replay_first = partial(_replayed, partial(_play_game_unit, task, task.start, (0,), cls_a, cls_b), None)
+    out = cols.arrays()
+    if cols.rows and fast is None and rules.time_per_hand is None:  # a clock's forfeits are the machine's
+        out[REPLAY_CHECK] = check_rows(cols.rows, replay_first)  # type: ignore[assignment]
+    return out
+
+
+def _replayed(play: Callable[..., None], first: int | None) -> list[tuple[Any, ...]]:
+    """The rows ``play`` writes into fresh columns (``first``: the deal's offset, if it takes one)."""
+    scratch = _Columns()
+    if first is None:
+        play(scratch)
+    else:
+        play(first, scratch)
+    return scratch.rows
 
 
 def _play_game_unit(

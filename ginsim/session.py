@@ -260,8 +260,8 @@ def open_run(folder: str | Path) -> Run:
 
 # -- the run ---------------------------------------------------------------------------
 class Run:
-    """A run folder and what the statistics make of it. ``summary``, ``ratings`` and
-    ``hands`` are pandas frames; ``manifest`` is the typed manifest; ``plot(name, ax)``
+    """A run folder and what the statistics make of it. ``summary``, ``ratings``,
+    ``pairwise`` and ``hands`` are pandas frames; ``manifest`` is the typed manifest; ``plot(name, ax)``
     draws one chart (``charts`` lists them); ``report()`` is report.md's text."""
 
     def __init__(self, folder: Path, _owned: Path | None = None) -> None:
@@ -320,8 +320,16 @@ class Run:
 
     @property
     def ratings(self) -> pd.DataFrame | None:
-        """Bradley-Terry ratings (round-robins; None otherwise)."""
+        """Round-robins' ratings, best first (ratings.csv; None for other runs): points per
+        hand in hand mode, Bradley-Terry on game wins in game mode."""
         return self.analysis.ratings
+
+    @property
+    def pairwise(self) -> pd.DataFrame | None:
+        """Round-robins' head-to-head table (pairwise.csv; None for other runs): each
+        meeting, the higher-rated strategy first, with its intervals and ``los``, the
+        likelihood that it is the stronger of the two (docs/METRICS.md)."""
+        return self.analysis.pairwise
 
     @cached_property
     def hands(self) -> pd.DataFrame:

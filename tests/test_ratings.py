@@ -102,4 +102,4 @@ def test_games_mode_rates_game_wins() -> None:
     r = ratings(sums, PAIRINGS, NAMES, games=True)
     assert list(r["strategy"]) == ["few_big", "many_small", "plain"]
     assert set(r.columns) >= {"games_won", "games_lost", "rating_lo", "rating_hi"}
-    assert r["rating"].mean() == pytest.approx(0.0, abs=1e-9)
+    assert r["rating"].min() < 0 < r["rating"].max()  # zero: the precision-weighted mean (test_stats)

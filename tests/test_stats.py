@@ -159,12 +159,44 @@ def test_bradley_terry_two_players():
     assert r.loc["a", "rating_hi"] - r.loc["a", "rating"] == pytest.approx(1.959963984540054 * se, rel=1e-6)
 
 
-def test_bradley_terry_mean_zero_and_order():
+def test_bradley_terry_zero_is_the_precision_weighted_mean_and_order():
     wins = np.array([[0, 60, 90], [40, 0, 70], [10, 30, 0]])
-    r = bradley_terry(["x", "y", "z"], wins)
-    assert list(r["strategy"]) == ["x", "y", "z"]
-    assert r["rating"].mean() == pytest.approx(0, abs=1e-9)
+    r = bradley_terry(["x", "y", "z"], wins).set_index("strategy").loc[["x", "y", "z"]]
+    assert list(r.index) == ["x", "y", "z"]
+    theta = r["rating"].to_numpy() * math.log(10) / 400
+    n = (wins + wins.T) + 1.0  # games between each pair, with the half-win prior each way
+    np.fill_diagonal(n, 0)
+    p = 1 / (1 + np.exp(-(theta[:, None] - theta[None, :])))
+    info = (n * p * (1 - p)).sum(axis=1)  # each rating's Fisher information: its weight
+    assert float(info @ theta) == pytest.approx(0, abs=1e-6)
     assert (r["rating_lo"] < r["rating"]).all() and (r["rating"] < r["rating_hi"]).all()
+
+
+def _field(elo: list[float], games: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    k = len(elo)
+    wins = np.zeros((k, k))
+    for i in range(k):
+        for j in range(i + 1, k):
+            p = 1 / (1 + 10 ** (-(elo[i] - elo[j]) / 400))
+            wins[i, j] = rng.binomial(games, p)
+            wins[j, i] = games - wins[i, j]
+    return wins
+
+
+def test_a_hopeless_entrant_neither_moves_nor_widens_the_others_ratings():
+    """With the plain mean as zero, one entrant that never wins (random) widened every
+    other interval about fourfold; with the precision-weighted zero they stay put."""
+    names = ["random", "simple", "thr7", "aware", "sampler", "patient"]
+    wins = _field([-1500, 0, 60, 200, 280, 300], 2000, 1)
+    full = bradley_terry(names, wins).set_index("strategy")
+    without = bradley_terry(names[1:], wins[1:, 1:]).set_index("strategy")
+    for name in names[1:]:
+        width = full.loc[name, "rating_hi"] - full.loc[name, "rating_lo"]
+        alone = without.loc[name, "rating_hi"] - without.loc[name, "rating_lo"]
+        assert width == pytest.approx(alone, rel=0.1)
+        assert full.loc[name, "rating"] == pytest.approx(without.loc[name, "rating"], abs=5)
+    assert full.loc["random", "rating_hi"] < full.loc["simple", "rating_lo"]
 
 
 def test_bradley_terry_even_field_is_flat():

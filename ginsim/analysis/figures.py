@@ -13,6 +13,7 @@ import pandas as pd
 from ginsim.analysis.digest import RunDigest
 from ginsim.analysis.forfeits import Forfeiter, forfeiters
 from ginsim.analysis.games import add_game_figures
+from ginsim.analysis.pairwise import pairwise
 from ginsim.analysis.ratings import ratings as fit_ratings
 from ginsim.analysis.sprt import summary_columns, trace
 from ginsim.analysis.stats import read_sums, summarize
@@ -54,6 +55,7 @@ class Analysis:
     sprt: pd.DataFrame | None = None  # the sequential test after each chunk (runs with --sprt)
     forfeits: list[Forfeiter] = field(default_factory=list)  # each forfeiting strategy
     digest: RunDigest | None = None  # per-chunk parts taken as the run was played (ginsim.analysis.digest)
+    pairwise: pd.DataFrame | None = None  # round-robins: each meeting head to head (ginsim.analysis.pairwise)
 
     @property
     def complete(self) -> bool:
@@ -85,10 +87,11 @@ def analyze(folder: Path, digest: RunDigest | None = None) -> Analysis:
         summary = add_game_figures(summary, files)  # points_per_game (METRICS.md)
     if not summary.empty:
         summary = _ordered(summary)
-    ratings = None
+    ratings = heads = None
     if manifest.kind == RunKind.ROUNDROBIN and sums:
         names = [s.label for s in manifest.strategies]
         ratings = fit_ratings(sums, manifest.pairings, names, games=bool(manifest.games))
+        heads = pairwise(sums, manifest.pairings, list(ratings["strategy"]), games=bool(manifest.games))
     sprt = None
     if manifest.stopped:
         sprt = trace(folder, manifest.stopped)  # None for a test on hand wins (before issue 15)
@@ -97,7 +100,7 @@ def analyze(folder: Path, digest: RunDigest | None = None) -> Analysis:
                 summary[name] = [value] + [None] * (len(summary) - 1)
     lost = forfeiters(files, manifest.pairings) if any(s["forfeits"] for s in sums.values()) else []
     total = manifest.chunks
-    return Analysis(folder, manifest, summary, ratings, len(files), total, sprt, lost, digest)
+    return Analysis(folder, manifest, summary, ratings, len(files), total, sprt, lost, digest, heads)
 
 
 def _ordered(summary: pd.DataFrame) -> pd.DataFrame:

@@ -7,7 +7,18 @@ from __future__ import annotations
 from typing import Any
 
 from ginsim.analysis.figures import Analysis, matrix
-from ginsim.analysis.format import cell, games_size, md_code, md_points, md_rate, md_table, md_text, sweep_base
+from ginsim.analysis.format import (
+    cell,
+    games_size,
+    md_code,
+    md_points,
+    md_rate,
+    md_table,
+    md_text,
+    pairwise_rows,
+    reproducibility_note,
+    sweep_base,
+)
 from ginsim.analysis.ratings import GAMES_MODEL, POINTS_MODEL
 from ginsim.analysis.sprt import as_float, is_points_test
 from ginsim.analysis.stats import RATE_FIGURES
@@ -15,9 +26,11 @@ from ginsim.run.records import PairingRecord, RunKind, forfeit_note
 
 CHART_CAPTIONS: dict[str, str] = {
     "ratings": "Each strategy's rating with its 95% interval (points per hand in hand mode, Bradley–Terry on "
-    "game wins in games mode): zero is the mean of all the ratings, the dotted line their median, and "
-    "strategies whose intervals do not overlap are clearly apart. A strategy far off the scale of the rest "
-    "is drawn at the edge with its value.",
+    "game wins in games mode, where zero is the field's mean weighted by how precisely each rating is "
+    "measured, so a hopeless entrant does not widen the others' intervals); the dotted line is the median. "
+    "Intervals that do not overlap are apart, but overlapping intervals do not mean level: two strategies "
+    "are compared by their meeting, in the head-to-head table below. A strategy far off the scale of the "
+    "rest is drawn at the edge with its value.",
     "heatmap_points_per_hand": "Points per hand the row strategy nets against the column strategy: "
     "blue cells win points for the row, red cells lose them, white is even.",
     "heatmap_win_rate": "Share of hands the row strategy scores in against the column strategy: "
@@ -88,7 +101,29 @@ def header_lines(a: Analysis) -> list[str]:
     ]
     if m.clock:
         lines.append("- **played with a clock** (`time_per_hand`): results depend on the machine that ran them")
+    if note := reproducibility_note(m):
+        lines.append(f"- **{md_text(note)}**")
     return lines
+
+
+def _pairwise_section(a: Analysis) -> list[str]:
+    """The head-to-head table: each meeting with its intervals and its likelihood of superiority."""
+    if a.pairwise is None or a.pairwise.empty:
+        return []
+    rows = pairwise_rows(a.pairwise)
+    header = list(rows[0])
+    body = [[md_code(r[h]) if h in ("strategy", "opponent") else r[h] for h in header] for r in rows]
+    return [
+        "## Head to head",
+        "",
+        "Each meeting, the higher-rated strategy first. `los` is the likelihood that it is the stronger of the "
+        "two (docs/METRICS.md); the verdict is `ahead` or `behind` when `los` is at least 97.5% or at most "
+        "2.5%, else `not apart`. This, not two rating intervals side by side, says whether two strategies "
+        "are apart.",
+        "",
+        md_table(header, body),
+        "",
+    ]
 
 
 def report_markdown(a: Analysis) -> str:
@@ -126,6 +161,7 @@ def report_markdown(a: Analysis) -> str:
         extra = ["games won", "games lost"] if games else ["hands", "points_per_hand against the field"]
         out += [md_table(["rank", "strategy", "rating", "95% interval", *extra], rows), ""]
         out += _embed(charts, ("ratings",), fill)
+        out += _pairwise_section(a)
         figs = [("points_per_hand", "Points per hand"), ("win_rate", "Win rate")]
         if "game_win_rate" in a.summary:
             figs.insert(0, ("game_win_rate", "Game win rate"))
@@ -192,7 +228,7 @@ def report_markdown(a: Analysis) -> str:
     out += _embed(charts, ("outcomes", "knock_deadwood", "turns"), fill)
     out += [
         "Files: `summary.csv` (these figures, intervals as `<name>_lo`/`<name>_hi`), "
-        + ("`ratings.csv`, " if a.ratings is not None else "")
+        + ("`ratings.csv`, `pairwise.csv`, " if a.ratings is not None else "")
         + ("`sprt.csv` (the sequential test after each chunk), " if m.stopped else "")
         + "`manifest.json` (what was played and how), `hands/*.parquet` (the hand log).",
         "",

@@ -138,7 +138,7 @@ def heatmap(matrix: pd.DataFrame, figure: str, played: str = "", ax: Axes | None
 def ratings_chart(ratings: pd.DataFrame, played: str = "", ax: Axes | None = None) -> Figure:
     """Ratings as points with 95% intervals (best on top), on an axis scaled to the field
     without an outlier strategy (its marker sits at the edge, labelled with its value);
-    zero is the field's mean, a dotted line the median."""
+    zero as the ratings define it (ginsim.analysis.ratings), a dotted line the median."""
     names = [str(s) for s in ratings["strategy"]]
     n = len(names)
     fig, ax = _figure(ax, (max(7.0, 5.0 + _label_width(names)), max(3.6, 2.1 + 0.42 * n)))
@@ -174,7 +174,11 @@ def ratings_chart(ratings: pd.DataFrame, played: str = "", ax: Axes | None = Non
     unit = "Elo scale from game wins" if games else "points per hand"
     mid = f"{median:+.0f}" if games else f"{median:+.2f}"
     incl = f" ({names[scale.outlier]} included)" if scale.outlier is not None else ""
-    ax.set_xlabel(f"rating ({unit}) with 95% interval\n0 = mean of all {n} ratings{incl}; dotted line = median ({mid})")
+    zero = "the field's precision-weighted mean" if games else f"mean of all {n} ratings{incl}"
+    ax.set_xlabel(
+        f"rating ({unit}) with 95% interval\n0 = {zero}; dotted line = median ({mid})\n"
+        "overlapping intervals do not mean level: see the head-to-head table"
+    )
     what = "Bradley–Terry ratings from game wins" if games else "Ratings from points per hand (least squares)"
     _title(ax, what, played)
     return fig

@@ -1,4 +1,4 @@
-"""Round-robin ratings on the figure that decides strength (docs/METRICS.md, issue 15).
+"""Round-robin ratings on the figure that decides strength (docs/METRICS.md).
 
 - Hand mode: an additive model of points per hand. Each strategy i gets a rating r_i
   (in points per hand) so that r_i − r_j ≈ pph(i vs j), i's points per hand against j;
@@ -7,8 +7,13 @@
   against the field (itself counted as 0), so the order follows the pairwise points.
   Its interval propagates each pairing's standard error (over deal pairs with
   duplicate deals), the pairings being independent.
-- Games mode: Bradley-Terry on game wins (Elo scale, 400·log10, mean 0), undecided
-  games left out.
+- Games mode: Bradley-Terry on game wins (Elo scale, 400·log10), undecided games left
+  out; zero is the field's mean weighted by each rating's precision, so an entrant that
+  almost never wins neither moves the others' ratings nor widens their intervals
+  (ginsim.analysis.stats.bradley_terry).
+
+Whether two strategies are apart is read from their meeting (ginsim.analysis.pairwise),
+not from two rating intervals side by side.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from ginsim.analysis.stats import Z95, bradley_terry, figures
 from ginsim.run.records import PairingRecord
 
 POINTS_MODEL = "least squares on points per hand (rating_i − rating_j ≈ i's points per hand against j), mean 0"
-GAMES_MODEL = "Bradley–Terry on game wins, Elo scale (400·log10), mean 0"
+GAMES_MODEL = "Bradley–Terry on game wins, Elo scale (400·log10), zero the precision-weighted mean"
 
 
 def ratings(

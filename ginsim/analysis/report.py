@@ -1,5 +1,5 @@
 """The run's tables as files and as the terminal digest: summary.csv, ratings.csv,
-sprt.csv, report.md (ginsim.analysis.markdown) and the text printed after a run."""
+pairwise.csv, sprt.csv, report.md (ginsim.analysis.markdown) and the text printed after a run."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import pandas as pd
 
 from ginsim.analysis.figures import RATINGS, REPORT, SPRT_TRACE, SUMMARY, Analysis, matrix
 from ginsim.analysis.forfeits import forfeit_lines
-from ginsim.analysis.format import fmt_points, fmt_rate, num, text_table
+from ginsim.analysis.format import fmt_points, fmt_rate, num, pairwise_rows, reproducibility_note, text_table
 from ginsim.analysis.markdown import report_markdown
+from ginsim.analysis.pairwise import PAIRWISE, PAIRWISE_NOTE
 from ginsim.analysis.ratings import GAMES_MODEL, POINTS_MODEL
 from ginsim.analysis.sprt import describe
 from ginsim.analysis.stats import RATE_FIGURES
@@ -17,9 +18,9 @@ from ginsim.run.records import RunKind, forfeit_note
 
 
 def write_tables(a: Analysis) -> None:
-    """summary.csv, ratings.csv (round-robins) and report.md, each written atomically
+    """summary.csv, ratings.csv and pairwise.csv (round-robins) and report.md, each written atomically
     (a failure to write is one line naming the file)."""
-    tables = [(SUMMARY, a.summary), (RATINGS, a.ratings), (SPRT_TRACE, a.sprt)]
+    tables = [(SUMMARY, a.summary), (RATINGS, a.ratings), (PAIRWISE, a.pairwise), (SPRT_TRACE, a.sprt)]
     for name, table in tables:
         if table is not None:
             write_atomic(a.folder / name, lambda tmp, t=table: t.to_csv(tmp, index=False, float_format="%.6g"))
@@ -59,6 +60,8 @@ def terminal_digest(a: Analysis) -> str:
     out = [f"{m.kind} in {a.folder}  ({state})"]
     if m.clock:
         out.append("note: played with a clock (time_per_hand): results depend on the machine")
+    if note := reproducibility_note(m):
+        out.append("note: " + note)
     if m.stopped:
         out.append(describe(m.stopped))
     out += forfeit_lines(a.forfeits, a.folder)
@@ -78,6 +81,9 @@ def terminal_digest(a: Analysis) -> str:
             ]
             out.append("\nratings (" + (GAMES_MODEL if games else POINTS_MODEL) + ")")
             out.append(text_table(rr))
+        if a.pairwise is not None and not a.pairwise.empty:
+            out.append("\nhead to head (" + PAIRWISE_NOTE + ")")
+            out.append(text_table(pairwise_rows(a.pairwise)))
         if "game_win_rate" in a.summary:  # the figure a player at the table cares about
             out.append("\ngame_win_rate (row against column)")
             out.append(matrix_text(a, "game_win_rate"))

@@ -245,11 +245,17 @@ def read_sums(
 
 
 def bradley_terry(names: list[str], wins: np.ndarray, prior: float = 0.5, iterations: int = 10_000) -> pd.DataFrame:
-    """Bradley-Terry ratings on the Elo scale (400*log10), mean 0, with 95% intervals.
+    """Bradley-Terry ratings on the Elo scale (400*log10), with 95% intervals.
 
     ``wins[i, j]`` is how many hands ``names[i]`` won against ``names[j]`` (draws left
     out). Every pair that met gets ``prior`` extra wins each way, which keeps ratings
-    finite when one side never won; against thousands of hands it moves nothing."""
+    finite when one side never won; against thousands of hands it moves nothing.
+
+    Zero is the field's mean weighted by how precisely each rating is measured (its
+    Fisher information), and each interval is that of the rating minus this zero: a
+    strategy that almost never wins (or loses) is measured loosely, so it barely moves
+    the zero point, and its uncertainty does not widen everyone else's interval (with a
+    plain mean as zero it would, by the whole of its own)."""
     k = len(names)
     w = np.asarray(wins, dtype=float).copy()
     met = (w + w.T) > 0
@@ -267,12 +273,15 @@ def bradley_terry(names: list[str], wins: np.ndarray, prior: float = 0.5, iterat
             break
         p = new
     theta = np.log(p)
-    theta -= theta.mean()
     pi = 1 / (1 + np.exp(-(theta[:, None] - theta[None, :])))
     info = -(n * pi * (1 - pi))
     np.fill_diagonal(info, 0.0)
     np.fill_diagonal(info, -info.sum(axis=1))
-    cov = np.linalg.pinv(info)
+    weight = np.diag(info).copy()
+    weight = weight / weight.sum() if weight.sum() > 0 else np.full(k, 1.0 / k)
+    gauge = np.eye(k) - np.outer(np.ones(k), weight)  # rating_i - the weighted mean: a contrast
+    theta = gauge @ theta
+    cov = gauge @ np.linalg.pinv(info) @ gauge.T
     se = np.sqrt(np.clip(np.diag(cov), 0, None))
     scale = 400 / math.log(10)
     rating = theta * scale

@@ -35,7 +35,6 @@ _LAZY: Final = {
     "GinRummyVectorEnv": "ginsim.rl.vector",
     "make_vector": "ginsim.rl.vector",
     "PolicyStrategy": "ginsim.rl.policy",
-    "policy_strategy": "ginsim.rl.policy",
 }
 
 

@@ -11,6 +11,8 @@ import pytest
 gymnasium = pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 
+from ginsim.strategies.simple import Simple  # noqa: E402
+
 import ginsim.rl  # noqa: E402
 from ginsim.engine.cards import FULL_DECK  # noqa: E402
 from ginsim.engine.hand import Hand, forfeit_points  # noqa: E402
@@ -22,7 +24,6 @@ from ginsim.rl.aec import observe_seat  # noqa: E402
 from ginsim.rl.encoding import DRAW_STOCK, KNOCK_BASE, N_ACTIONS, OBS_SIZE, PASS, TAKE  # noqa: E402
 from ginsim.rl.policy import PolicyStrategy  # noqa: E402
 from ginsim.rl.table import Table  # noqa: E402
-from ginsim.strategies.simple import Simple  # noqa: E402
 
 
 def test_pettingzoo_api_seed_and_benchmark(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -48,7 +49,7 @@ def test_gymnasium_check_env_and_registered_id(rules: str) -> None:
 
     env = gymnasium.make(ginsim.rl.ENV_ID, opponent="simple", rules=rules)
     check_env(env.unwrapped, skip_render_check=True)
-    obs, info = env.reset(seed=5)
+    obs, _ = env.reset(seed=5)
     assert obs["observation"].shape == (OBS_SIZE,)
     assert env.unwrapped.action_masks().dtype == bool and env.unwrapped.action_masks().any()
 
@@ -222,7 +223,7 @@ def test_policy_strategy_plays_through_the_engine(tmp_path: Path) -> None:
     random.Random(3).shuffle(deck)
     res = play_hand(preset_rules("default"), [PolicyStrategy(greedy), Simple()], deck, 0)
     assert calls and res.forfeit_seat == -1
-    bad = play_hand(Rules(), [PolicyStrategy(lambda o, m: 999), Simple()], deck, 1)
+    bad = play_hand(Rules(), [PolicyStrategy(lambda _o, _m: 999), Simple()], deck, 1)
     assert bad.outcome == "forfeit" and bad.forfeit_seat == 0 and "not a legal action" in bad.forfeit_reason
     src = tmp_path / "agent.py"
     src.write_text("import numpy as np\ndef act(obs, mask):\n    return int(np.flatnonzero(mask)[0])\n")

@@ -95,7 +95,8 @@ def test_action_conversions_round_trip() -> None:
         assert crossplay.from_openspiel(seq[1], knocking=True) == KNOCK_BASE + card
         assert crossplay.from_rlcard(crossplay.to_rlcard(card)) == card
         assert crossplay.from_rlcard(crossplay.to_rlcard(KNOCK_BASE + card)) == KNOCK_BASE + card
-        assert crossplay.from_rlcard(crossplay.to_rlcard(KNOCK_BASE + card, gin=True), gin_discard=card) == KNOCK_BASE + card
+        gin = crossplay.to_rlcard(KNOCK_BASE + card, gin=True)
+        assert crossplay.from_rlcard(gin, gin_discard=card) == KNOCK_BASE + card
     for a in (TAKE, DRAW_STOCK, PASS):
         (os_a,) = crossplay.to_openspiel(a)
         assert crossplay.from_openspiel(os_a) == a

@@ -95,11 +95,11 @@ def view_scalars(view: PlayerView, to_move: bool, target: int, out: np.ndarray) 
     phase = view.phase
     out[:] = 0.0
     if to_move:
-        if phase is OFFER or phase == OFFER:
+        if phase == OFFER:
             out[0] = 1.0
-        elif phase is DRAW or phase == DRAW:
+        elif phase == DRAW:
             out[1] = 1.0
-        elif phase is DISCARD or phase is KNOCK or phase == DISCARD or phase == KNOCK:
+        elif phase in (DISCARD, KNOCK):
             out[2] = 1.0
         out[3] = 1.0
     out[4] = view.stock_size / 31.0
@@ -140,7 +140,7 @@ def legal_mask(view: PlayerView, big_gin: bool, out: np.ndarray | None = None) -
     elif phase == DRAW:
         out[TAKE] = view.upcard is not None
         out[DRAW_STOCK] = 1
-    elif phase == DISCARD or phase == KNOCK:
+    elif phase in (DISCARD, KNOCK):
         legal = view.legal_discards()
         out[:52] = planes_of(np.array(legal, dtype=np.uint64))
         least, _ = view.best_discards()

@@ -92,7 +92,7 @@ class StrategyOpponent:
     def _call(self, index: int, method: str, *args: Any) -> Any:
         try:
             return self.entries[index](self.strategy, *args)
-        except BaseException as e:  # noqa: BLE001 - any failure of a strategy forfeits (R26)
+        except BaseException as e:  # any failure of a strategy forfeits (R26); passes() lets Ctrl-C through
             if passes(e):
                 raise
             raise Failure("raised", f"{method} raised {type(e).__name__}: {e}") from None

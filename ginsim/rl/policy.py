@@ -123,9 +123,10 @@ def _module_of(path_or_module: str, where: str) -> Any:
         sys.modules[mod_name] = module
         try:
             spec.loader.exec_module(module)
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - whatever the file raises, one line names it
             del sys.modules[mod_name]
-            raise StrategySpecError(f"strategy {where!r}: importing {path_or_module} raised {type(e).__name__}: {e}") from None
+            what = f"importing {path_or_module} raised {type(e).__name__}: {e}"
+            raise StrategySpecError(f"strategy {where!r}: {what}") from None
         return module
     try:
         return importlib.import_module(path_or_module)

@@ -12,7 +12,7 @@ random choice of the episode and of the unseeded resets after it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -89,7 +89,7 @@ class Learner:
 class GinRummyEnv(gymnasium.Env):  # type: ignore[misc]
     """Gin Rummy for one learner against a fixed opponent (Gymnasium's API)."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
 
     def __init__(
         self,

@@ -17,7 +17,7 @@ environments: table ``i`` then plays exactly as ``GinRummyEnv`` reset with ``s +
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -36,7 +36,7 @@ from ginsim.rl.table import Table, resolve_rules
 class GinRummyVectorEnv(VectorEnv):  # type: ignore[misc]
     """``num_envs`` tables of one learner each against a built-in parametric opponent."""
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(
         self,

@@ -13,6 +13,7 @@ This module needs NumPy only (no Gymnasium), so a policy wrapped as a strategy
 
 from __future__ import annotations
 
+import struct
 from typing import Final
 
 import numpy as np
@@ -90,36 +91,76 @@ def view_masks(view: PlayerView) -> tuple[int, ...]:
     )
 
 
-def view_scalars(view: PlayerView, to_move: bool, target: int, out: np.ndarray) -> None:
-    """Write the ``SCALARS`` of one seat's view into ``out`` (``N_SCALARS`` floats)."""
+def scalar_values(view: PlayerView, to_move: bool, target: int) -> tuple[float, ...]:
+    """The ``SCALARS`` of one seat's view."""
     phase = view.phase
-    out[:] = 0.0
+    offer = draw = discard = 0.0
     if to_move:
         if phase == OFFER:
-            out[0] = 1.0
+            offer = 1.0
         elif phase == DRAW:
-            out[1] = 1.0
+            draw = 1.0
         elif phase in (DISCARD, KNOCK):
-            out[2] = 1.0
-        out[3] = 1.0
-    out[4] = view.stock_size / 31.0
-    out[5] = view.knock_limit / 10.0
-    out[6] = min(view.turn, TURN_SCALE) / TURN_SCALE
-    out[7] = 1.0 if view.seat == view.dealer else 0.0
-    out[8] = 1.0 if view.drawn_from_pile else 0.0
-    out[9] = min(view.scores[0] / target, 1.0)
-    out[10] = min(view.scores[1] / target, 1.0)
+            discard = 1.0
+    scores = view.scores
+    return (
+        offer,
+        draw,
+        discard,
+        1.0 if to_move else 0.0,
+        view.stock_size / 31.0,
+        view.knock_limit / 10.0,
+        min(view.turn, TURN_SCALE) / TURN_SCALE,
+        1.0 if view.seat == view.dealer else 0.0,
+        1.0 if view.drawn_from_pile else 0.0,
+        min(scores[0] / target, 1.0),
+        min(scores[1] / target, 1.0),
+    )
+
+
+def view_scalars(view: PlayerView, to_move: bool, target: int, out: np.ndarray) -> None:
+    """Write the ``SCALARS`` of one seat's view into ``out`` (``N_SCALARS`` floats)."""
+    out[:] = scalar_values(view, to_move, target)
+
+
+_PACK_SCALARS: Final = struct.Struct(f"<{N_SCALARS}f").pack
+
+
+_F32_BITS: Final = tuple(np.array([(p >> i) & 1 for i in range(13)], dtype=np.float32).tobytes() for p in range(8192))
+"""A 13-bit suit pattern as 13 float32 0/1 values, as bytes: one lookup a suit."""
+_I8_BITS: Final = tuple(bytes((p >> i) & 1 for i in range(13)) for p in range(8192))
+_SUITS: Final = (0, 13, 26, 39)
+
+
+def _card_bytes(table: tuple[bytes, ...], masks: tuple[int, ...]) -> list[bytes]:
+    return [table[m >> s & 8191] for m in masks for s in _SUITS]
 
 
 def encode(view: PlayerView, to_move: bool, target: int, out: np.ndarray | None = None) -> np.ndarray:
     """One seat's observation vector (``OBS_SIZE`` float32) from its view alone;
     ``to_move`` says whether the seat is to decide now, ``target`` is the game's target
     score (the scores' scale)."""
+    parts = _card_bytes(_F32_BITS, view_masks(view))
+    parts.append(_PACK_SCALARS(*scalar_values(view, to_move, target)))
+    obs = np.frombuffer(bytearray(b"".join(parts)), dtype=np.float32)
     if out is None:
-        out = np.empty(OBS_SIZE, dtype=np.float32)
-    masks = np.array(view_masks(view), dtype=np.uint64)
-    out[:_S0] = planes_of(masks).reshape(-1)
-    view_scalars(view, to_move, target, out[_S0:])
+        return obs
+    out[:] = obs
+    return out
+
+
+_NONE: Final = bytes(N_ACTIONS - KNOCK_BASE - 52)
+_OFFER_MASK: Final = bytes(KNOCK_BASE + 52) + b"\x01\x00\x01\x00"  # take, draw, pass, big gin
+_DRAW_MASK: Final = bytes(KNOCK_BASE + 52) + b"\x01\x01\x00\x00"
+_STOCK_MASK: Final = bytes(KNOCK_BASE + 52) + b"\x00\x01\x00\x00"
+_EMPTY_MASK: Final = bytes(N_ACTIONS)
+
+
+def _fixed(mask: bytes, out: np.ndarray | None) -> np.ndarray:
+    arr = np.frombuffer(bytearray(mask), dtype=np.int8)
+    if out is None:
+        return arr
+    out[:] = arr
     return out
 
 
@@ -129,32 +170,32 @@ def legal_mask(view: PlayerView, big_gin: bool, out: np.ndarray | None = None) -
     eleven cards each legal discard (R12), each discard that leaves deadwood within the
     hand's knock limit with a knock (R14), and big gin when ``big_gin`` (the rules set
     its bonus) and all eleven cards meld (R22)."""
-    if out is None:
-        out = np.zeros(N_ACTIONS, dtype=np.int8)
-    else:
-        out[:] = 0
     phase = view.phase
+    tail = _NONE
+    discards = knocks = 0
     if phase == OFFER:
-        out[TAKE] = 1
-        out[PASS] = 1
-    elif phase == DRAW:
-        out[TAKE] = view.upcard is not None
-        out[DRAW_STOCK] = 1
-    elif phase in (DISCARD, KNOCK):
-        legal = view.legal_discards()
-        out[:52] = planes_of(np.array(legal, dtype=np.uint64))
+        return _fixed(_OFFER_MASK, out)
+    if phase == DRAW:
+        return _fixed(_DRAW_MASK if view.upcard is not None else _STOCK_MASK, out)
+    if phase in (DISCARD, KNOCK):
+        discards = view.legal_discards()
         least, _ = view.best_discards()
         limit = view.knock_limit
         if least <= limit:
-            m = legal
+            m = discards
             while m:
                 low = m & -m
-                c = low.bit_length() - 1
                 m ^= low
-                if view.deadwood_after(c) <= limit:
-                    out[KNOCK_BASE + c] = 1
+                if view.deadwood_after(low.bit_length() - 1) <= limit:
+                    knocks |= low
         if big_gin and view.deadwood() == 0:
-            out[BIG_GIN] = 1
+            tail = b"\x00\x00\x00\x01"
+    else:
+        return _fixed(_EMPTY_MASK, out)
+    mask = np.frombuffer(bytearray(b"".join(_card_bytes(_I8_BITS, (discards, knocks))) + tail), dtype=np.int8)
+    if out is None:
+        return mask
+    out[:] = mask
     return out
 
 

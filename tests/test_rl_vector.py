@@ -106,3 +106,15 @@ def test_action_conversions_round_trip() -> None:
         with pytest.raises(ValueError):
             crossplay.to_rlcard(a)
     assert crossplay.from_rlcard(0) is None and crossplay.from_openspiel(crossplay.OS_KNOCK) is None
+
+
+def test_bench_rl_reports_every_figure(run_cli) -> None:
+    import json
+
+    r = run_cli("bench", "--rl", "--seconds", "0.2", "--reps", "1", "--json")
+    assert r.code == 0, r.err
+    data = json.loads(r.out)
+    for key in ("aec_steps_per_s", "single_steps_per_s", "vector_steps_per_s", "first_use_s"):
+        assert isinstance(data[key], float) and data[key] > 0, key
+    r = run_cli("bench", "--rl", "--seconds", "0.1", "--reps", "1")
+    assert r.code == 0 and "vector_steps_per_s" in r.out and "batch 1024" in r.out

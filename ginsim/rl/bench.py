@@ -12,33 +12,17 @@
 
 from __future__ import annotations
 
-import statistics
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from typing import Any, Final
 
 import numpy as np
 
+from ginsim.run.bench import rate
+
 VECTOR_BATCH: Final = 1024
 BENCH_SEED: Final = 20261204
-
-
-def _rate(work: Callable[[], int], seconds: float, reps: int) -> float:
-    """Median steps per second of ``work`` (which returns how many steps it took)."""
-    work()
-    rates = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        done = 0
-        while True:
-            done += work()
-            elapsed = time.perf_counter() - t0
-            if elapsed >= seconds / reps:
-                break
-        rates.append(done / elapsed)
-    return statistics.median(rates)
 
 
 def _random_legal(rng: np.random.Generator, mask: np.ndarray) -> int:
@@ -64,7 +48,7 @@ def bench_aec(seconds: float, reps: int) -> float:
                 del agent
         return n
 
-    return _rate(work, seconds, reps)
+    return rate(work, seconds, reps)
 
 
 def bench_single(seconds: float, reps: int, opponent: str = "simple") -> float:
@@ -84,7 +68,7 @@ def bench_single(seconds: float, reps: int, opponent: str = "simple") -> float:
         state[0] = o
         return 1000
 
-    return _rate(work, seconds, reps)
+    return rate(work, seconds, reps)
 
 
 def bench_vector(seconds: float, reps: int, batch: int = VECTOR_BATCH) -> float:
@@ -102,7 +86,7 @@ def bench_vector(seconds: float, reps: int, batch: int = VECTOR_BATCH) -> float:
         state[0], *_ = v.step(actions)
         return batch
 
-    return _rate(work, seconds, reps)
+    return rate(work, seconds, reps)
 
 
 _FIRST_USE: Final = """

@@ -164,6 +164,12 @@ def test_an_illegal_action_forfeits_the_hand(bad: object) -> None:
     assert sum(env.rewards.values()) == 0
     assert env.infos[mover]["outcome"] == "forfeit"
     assert env.table.last is not None and env.table.last.forfeit_kind == "illegal"
+    single = ginsim.rl.GinRummyEnv()
+    single.reset(seed=2)
+    *_, terminated, _, info = single.step(bad if bad != 0 else 999)
+    assert terminated and info["outcome"] == "forfeit"
+    with pytest.raises(RuntimeError, match="reset"):
+        single.step(105)
 
 
 def test_rewards_scaled_and_win_and_game_mode() -> None:

@@ -108,6 +108,8 @@ class Table:
         """Apply the action of the seat to move; the two seats' rewards for it. A refused
         action forfeits the hand (and the game) for that seat."""
         hand = self.hand
+        if self.over:
+            raise RuntimeError("the episode is over: reset the environment before the next step")
         seat = hand.to_move
         try:
             a = _action_id(action)

@@ -114,7 +114,8 @@ def test_bench_rl_reports_every_figure(run_cli) -> None:
     r = run_cli("bench", "--rl", "--seconds", "0.2", "--reps", "1", "--json")
     assert r.code == 0, r.err
     data = json.loads(r.out)
-    for key in ("aec_steps_per_s", "single_steps_per_s", "vector_steps_per_s", "first_use_s"):
+    figures = ("aec_steps_per_s", "single_steps_per_s", "vector_steps_per_s")
+    for key in (*figures, *(f + "_cpu" for f in figures), "first_use_s"):
         assert isinstance(data[key], float) and data[key] > 0, key
     r = run_cli("bench", "--rl", "--seconds", "0.1", "--reps", "1")
     assert r.code == 0 and "vector_steps_per_s" in r.out and "batch 1024" in r.out

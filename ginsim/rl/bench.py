@@ -8,6 +8,10 @@
   against ``simple`` (learner decisions of the whole batch per second);
 - ``first_use_s``: a fresh Python process importing ``ginsim.rl`` and making, resetting and
   stepping each environment once.
+
+Each steps-per-second figure comes twice: by the wall clock, and per second of the
+process's CPU time (``*_cpu``), which is one core's rate even when other work shares the
+machine.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from ginsim.run.bench import rate
+from ginsim.run.bench import rates
 
 VECTOR_BATCH: Final = 1024
 BENCH_SEED: Final = 20261204
@@ -30,7 +34,7 @@ def _random_legal(rng: np.random.Generator, mask: np.ndarray) -> int:
     return int(legal[rng.integers(len(legal))])
 
 
-def bench_aec(seconds: float, reps: int) -> float:
+def bench_aec(seconds: float, reps: int) -> tuple[float, float]:
     from ginsim.rl.aec import env
 
     e = env()
@@ -48,10 +52,10 @@ def bench_aec(seconds: float, reps: int) -> float:
                 del agent
         return n
 
-    return rate(work, seconds, reps)
+    return rates(work, seconds, reps)
 
 
-def bench_single(seconds: float, reps: int, opponent: str = "simple") -> float:
+def bench_single(seconds: float, reps: int, opponent: str = "simple") -> tuple[float, float]:
     from ginsim.rl.single import GinRummyEnv
 
     e = GinRummyEnv(opponent=opponent)
@@ -68,10 +72,10 @@ def bench_single(seconds: float, reps: int, opponent: str = "simple") -> float:
         state[0] = o
         return 1000
 
-    return rate(work, seconds, reps)
+    return rates(work, seconds, reps)
 
 
-def bench_vector(seconds: float, reps: int, batch: int = VECTOR_BATCH) -> float:
+def bench_vector(seconds: float, reps: int, batch: int = VECTOR_BATCH) -> tuple[float, float]:
     from ginsim.rl.vector import GinRummyVectorEnv
 
     v = GinRummyVectorEnv(batch, "simple")
@@ -86,7 +90,7 @@ def bench_vector(seconds: float, reps: int, batch: int = VECTOR_BATCH) -> float:
         state[0], *_ = v.step(actions)
         return batch
 
-    return rate(work, seconds, reps)
+    return rates(work, seconds, reps)
 
 
 _FIRST_USE: Final = """
@@ -111,32 +115,34 @@ def first_use() -> float:
 
 
 def run_rl_bench(seconds: float = 3.0, reps: int = 3, say: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Every figure of ``ginsim bench --rl``, each measured for ``seconds``."""
+    """Every figure of ``ginsim bench --rl``, each measured for ``seconds``: steps per
+    second by the wall clock, and per second of CPU time (``*_cpu``: one core's rate when
+    other work shares the machine)."""
     out: dict[str, Any] = {}
     for key, fn in (
         ("aec_steps_per_s", lambda: bench_aec(seconds, reps)),
         ("single_steps_per_s", lambda: bench_single(seconds, reps)),
         ("vector_steps_per_s", lambda: bench_vector(seconds, reps)),
-        ("first_use_s", first_use),
     ):
         if say is not None:
             say(f"measuring {key} ...")
-        out[key] = fn()
+        out[key], out[key + "_cpu"] = fn()
+    if say is not None:
+        say("measuring first_use_s ...")
+    out["first_use_s"] = first_use()
     out["vector_batch"] = VECTOR_BATCH
     return out
 
 
 def format_rl_bench(r: dict[str, Any]) -> str:
-    rows = [
-        ("aec_steps_per_s", f"{r['aec_steps_per_s']:,.0f}", "PettingZoo AEC env, random legal agents, one core"),
-        ("single_steps_per_s", f"{r['single_steps_per_s']:,.0f}", "single-agent env vs simple, random legal learner"),
-        (
-            "vector_steps_per_s",
-            f"{r['vector_steps_per_s']:,.0f}",
-            f"vectorised env, batch {r['vector_batch']}, vs simple, random legal learners",
-        ),
-        ("first_use_s", f"{r['first_use_s']:.2f}", "a fresh process: import ginsim.rl, make and step each env"),
-    ]
-    width = max(len(k) for k, _, _ in rows)
-    vwidth = max(len(v) for _, v, _ in rows)
-    return "\n".join(f"{k:<{width}}  {v:>{vwidth}}  {d}" for k, v, d in rows)
+    rows = [("figure", "wall", "per CPU s", "what")]
+    for key, what in (
+        ("aec_steps_per_s", "PettingZoo AEC env, random legal agents, one core"),
+        ("single_steps_per_s", "single-agent env vs simple, random legal learner"),
+        ("vector_steps_per_s", f"vectorised env, batch {r['vector_batch']}, vs simple, random legal learners"),
+    ):
+        rows.append((key, f"{r[key]:,.0f}", f"{r[key + '_cpu']:,.0f}", what))
+    first = "a fresh process: import ginsim.rl, make and step each env"
+    rows.append(("first_use_s", f"{r['first_use_s']:.2f}", "", first))
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    return "\n".join(f"{a:<{widths[0]}}  {b:>{widths[1]}}  {c:>{widths[2]}}  {d}" for a, b, c, d in rows)

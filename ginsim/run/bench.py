@@ -101,18 +101,26 @@ def in_game_hands(n: int, seed: int = BENCH_SEED) -> tuple[list[int], list[int]]
 
 def rate(work: Callable[[], int], seconds: float, reps: int) -> float:
     """Median items per second of ``work`` (which returns how many items it did)."""
+    return rates(work, seconds, reps)[0]
+
+
+def rates(work: Callable[[], int], seconds: float, reps: int) -> tuple[float, float]:
+    """Median items per second of ``work`` by the wall clock, and per second of this
+    process's CPU time (what one core does when other work shares the machine)."""
     work()  # warm-up
-    rates = []
+    wall, cpu = [], []
     for _ in range(reps):
         t0 = time.perf_counter()
+        c0 = time.process_time()
         done = 0
         while True:
             done += work()
             elapsed = time.perf_counter() - t0
             if elapsed >= seconds / reps:
                 break
-        rates.append(done / elapsed)
-    return statistics.median(rates)
+        wall.append(done / elapsed)
+        cpu.append(done / max(time.process_time() - c0, 1e-9))
+    return statistics.median(wall), statistics.median(cpu)
 
 
 def bench_melds(seconds: float, reps: int, hands: int = 20_000) -> tuple[float, float]:

@@ -172,6 +172,16 @@ def test_an_illegal_action_forfeits_the_hand(bad: object) -> None:
         single.step(105)
 
 
+def test_an_illegal_action_ends_the_game_in_game_mode() -> None:
+    env = ginsim.rl.env(game=True)
+    env.reset(seed=9)
+    mover = env.agent_selection
+    env.step(999)
+    game = env.table.game
+    assert all(env.terminations.values()) and game is not None and game.ended == "forfeit"
+    assert game.winner == 1 - int(mover[-1])
+
+
 def test_rewards_scaled_and_win_and_game_mode() -> None:
     for reward in ("scaled", "win"):
         env = ginsim.rl.env(reward=reward)

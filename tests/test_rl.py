@@ -255,3 +255,76 @@ def test_rlpolicy_spec_errors_are_one_line(run_cli, tmp_path: Path) -> None:
     assert r.code == 2 and "has no callable 'missing'" in r.err and len(r.err.strip().splitlines()) == 1
     r = run_cli("match", f"rlpolicy:{tmp_path}/nope.py:act", "simple", "--hands", "4")
     assert r.code == 2 and "no such file" in r.err
+
+
+def _replay(rules: Rules, deck: list[int], dealer: int, seeds: tuple[int, int], actions: list[int]) -> Table:
+    table = Table(rules)
+    table.hand = Hand(rules, deck, dealer, (0, 0), seeds)
+    for a in actions:
+        table.act(a)
+    return table
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(big_gin_bonus=31, allow_discard_of_drawn_upcard=True, knock_limit=5)])
+def test_the_mask_is_exactly_what_the_engine_accepts(rules: Rules) -> None:
+    rng = random.Random(4)
+    states = knockable = 0
+    for seed in range(60):
+        table = Table(rules)
+        table.reset(np.random.default_rng(seed))
+        hand = table.hand
+        deck, dealer, seeds = list(hand.deck), hand.dealer, table.seeds
+        players = (Simple(), Simple())  # simple's moves reach the low deadwood where knocks are legal
+        actions = []
+        for _ in range(rng.randrange(0, 40)):
+            if table.over:
+                break
+            a = _simple_action(table.hand, players[table.to_move])
+            if KNOCK_BASE <= a < KNOCK_BASE + 52:
+                a -= KNOCK_BASE  # play on: the states stay in progress
+            table.act(a)
+            actions.append(a)
+        if table.over:
+            continue
+        mask = observe_seat(table, table.to_move)["action_mask"]
+        knockable += bool(mask[KNOCK_BASE : KNOCK_BASE + 52].any())
+        legal = set(np.flatnonzero(mask).tolist())
+        tried = sorted(legal | set(rng.sample(range(N_ACTIONS), 12)))
+        for a in tried:
+            again = _replay(rules, deck, dealer, seeds, actions)
+            again.act(a)
+            last = again.last
+            refused = last is not None and last.outcome == "forfeit"
+            assert refused == (a not in legal), (seed, a)
+        states += 1
+    assert states > 25 and knockable > 3
+
+
+def _big_gin_deck() -> list[int]:
+    """Seat 0 (non-dealer) dealt AC-4C, 5D-7D, 8H-TH, the upcard JH: eleven melded cards."""
+    from ginsim.engine.cards import parse_cards
+
+    mine = parse_cards("AC 2C 3C 4C 5D 6D 7D 8H 9H TH")
+    up = parse_cards("JH")[0]
+    rest = [c for c in range(52) if c not in mine and c != up]
+    deck = []
+    for i in range(10):
+        deck += [mine[i], rest.pop(0)]
+    return [*deck, up, *rest]
+
+
+@pytest.mark.parametrize("bonus", [31, None])
+def test_big_gin_is_an_action_only_where_the_rules_have_it(bonus: int | None) -> None:
+    from ginsim.rl.encoding import BIG_GIN
+
+    rules = Rules(big_gin_bonus=bonus)
+    table = Table(rules)
+    table.hand = Hand(rules, _big_gin_deck(), 1)
+    table.act(TAKE)
+    assert observe_seat(table, 0)["action_mask"][BIG_GIN] == (bonus is not None)
+    rewards = table.act(BIG_GIN)
+    assert table.last is not None
+    if bonus is None:
+        assert table.last.outcome == "forfeit" and table.last.forfeit_seat == 0
+    else:
+        assert table.last.outcome == "big_gin" and rewards[0] == table.last.points > bonus

@@ -119,3 +119,26 @@ def test_bench_rl_reports_every_figure(run_cli) -> None:
         assert isinstance(data[key], float) and data[key] > 0, key
     r = run_cli("bench", "--rl", "--seconds", "0.1", "--reps", "1")
     assert r.code == 0 and "vector_steps_per_s" in r.out and "batch 1024" in r.out
+
+
+def test_a_java_player_is_an_opponent_like_any_spec(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    javac = shutil.which("javac")
+    if javac is None:
+        pytest.skip("no JDK: javac is not on the PATH")
+    sources = sorted(str(p) for p in (Path(__file__).parent / "java").rglob("*.java"))
+    subprocess.run([javac, "-nowarn", "-d", str(tmp_path), *sources], check=True, capture_output=True)
+    env = GinRummyEnv(opponent=f"java:{tmp_path}:SimplePort", rules="eaai")
+    obs, _ = env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    hands = 0
+    while hands < 3:
+        obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        if terminated or truncated:
+            assert info["outcome"] != "forfeit"  # the learner keeps to its mask: the Java player plays on
+            hands += 1
+            obs, _ = env.reset()
+    env.close()

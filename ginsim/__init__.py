@@ -16,7 +16,9 @@ The library's front door::
 bring pandas and the runner), so ``import ginsim`` stays light. Importing the package also
 imports ``ginsim.outside``, which registers the ``java:`` spec prefix with the engine's
 registry: every spec parser (CLI, API, runner) sees Java players, and the engine itself
-imports no layer above it.
+imports no layer above it. It registers the ``rlpolicy:`` prefix too (a reinforcement-
+learning policy as a strategy, ``ginsim.rl.policy``), whose loader imports ``ginsim.rl``
+only when such a spec is read.
 
 The layers (engine → outside → run → analysis beside terminal → api, friendly, testing →
 session → cli) are an import contract in pyproject.toml, checked by tests/test_layers.py;
@@ -36,6 +38,7 @@ from ginsim.engine.melds import Melds, MeldTables, best_melds, deadwood, tables_
 from ginsim.engine.play import Hand, HandResult
 from ginsim.engine.presets import PRESET_NAMES
 from ginsim.engine.registry import parse_spec
+from ginsim.engine.registry import register_prefix as _register_prefix
 from ginsim.engine.rules import Rules, load_rules, load_rules_file, preset_rules
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import PlayerView
@@ -54,6 +57,16 @@ from ginsim import outside  # noqa: F401  # isort: skip  (importing it registers
 from ginsim.engine import viewdoc as _viewdoc  # isort: skip
 
 _viewdoc.attach()  # help(PlayerView) in the compiled build too (mypyc drops docstrings)
+
+
+def _rl_policy(target: str, where: str) -> type:
+    """The ``rlpolicy:`` prefix's loader: ``ginsim.rl.policy`` loads on first use."""
+    from ginsim.rl.policy import load
+
+    return load(target, where)
+
+
+_register_prefix("rlpolicy", _rl_policy)
 
 _LAZY = {"match", "roundrobin", "sweep", "open_run", "Run"}
 

@@ -558,7 +558,7 @@ def test_spec_prefixes_go_to_their_registered_loader(monkeypatch: pytest.MonkeyP
     from ginsim.engine import registry
     from ginsim.errors import StrategySpecError
 
-    assert "java" in registry.spec_prefixes()
+    assert "java" in registry.spec_prefixes() and "rlpolicy" in registry.spec_prefixes()
     seen: list[tuple[str, str]] = []
 
     def loader(target: str, where: str) -> type:
@@ -570,7 +570,8 @@ def test_spec_prefixes_go_to_their_registered_loader(monkeypatch: pytest.MonkeyP
     spec = parse_spec("demo:anything:Here")
     assert spec.build().__class__ is Simple and seen[0] == ("demo:anything:Here", "demo:anything:Here")
     assert not registry.imports_outside_code("demo:anything:Here")
-    with pytest.raises(StrategySpecError, match=r"unknown spec prefix 'nosuch:' \(known prefixes: java:, demo:\)"):
+    known = r"\(known prefixes: java:, rlpolicy:, demo:\)"
+    with pytest.raises(StrategySpecError, match=r"unknown spec prefix 'nosuch:' " + known):
         parse_spec("nosuch:cp:Cls")
     with pytest.raises(ValueError, match="plain word"):
         registry.register_prefix("a:b", loader)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import click
 
@@ -15,7 +16,8 @@ import click
 @click.option("--reps", type=int, default=3, show_default=True, help="Repetitions per figure; the median is reported.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 @click.option("--sweep", is_flag=True, help="Time the full knock sweep (1.1M hands), not a scaled-down one.")
-def bench(seconds: float, jobs: int | None, reps: int, as_json: bool, sweep: bool) -> None:
+@click.option("--rl", is_flag=True, help="Time the reinforcement-learning environments instead (ginsim[rl]).")
+def bench(seconds: float, jobs: int | None, reps: int, as_json: bool, sweep: bool, rl: bool) -> None:
     """Measure the speed of the engine and the runner on this machine.
 
     Meld figures use a fixed, seeded set of in-game hands; the runner figures play
@@ -29,6 +31,7 @@ def bench(seconds: float, jobs: int | None, reps: int, as_json: bool, sweep: boo
       ginsim bench
       ginsim bench --seconds 10 --json > bench.json
       ginsim bench --sweep
+      ginsim bench --rl
     """
     from ginsim.cli.options import run_engine
     from ginsim.errors import RunError
@@ -44,8 +47,26 @@ def bench(seconds: float, jobs: int | None, reps: int, as_json: bool, sweep: boo
     if busy:
         click.echo(busy, err=True)
     say = None if as_json else (lambda m: click.echo(m, err=True))
+    if rl:
+        _bench_rl(seconds, reps, as_json, say)
+        return
     result = run_bench(seconds=seconds, jobs=jobs, reps=reps, say=say, sweep=sweep, engine=run_engine())
     click.echo(json.dumps(result) if as_json else format_bench(result))
+
+
+def _bench_rl(seconds: float, reps: int, as_json: bool, say: Callable[[str], None] | None) -> None:
+    """``--rl``: the environments' steps per second (ginsim.rl.bench)."""
+    from ginsim.errors import RunError
+
+    try:
+        import gymnasium  # noqa: F401 - the environments' packages
+        import pettingzoo  # noqa: F401
+
+        from ginsim.rl.bench import format_rl_bench, run_rl_bench
+    except ImportError as e:
+        raise RunError(f"--rl needs the environments' packages: pip install 'ginsim[rl]' ({e})") from None
+    result = run_rl_bench(seconds=seconds, reps=reps, say=say)
+    click.echo(json.dumps(result) if as_json else format_rl_bench(result))
 
 
 def busy_note(load: float | None = None, cpus: int | None = None) -> str:

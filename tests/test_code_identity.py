@@ -142,3 +142,18 @@ def test_a_source_that_cannot_be_parsed_is_still_hashed(tmp_path, source):
 
     d = spec_digest(StrategySpec(f"{tmp_path / 'odd.py'}:B", f"{tmp_path / 'odd.py'}:B"), cwd=tmp_path)
     assert list(d.files) == ["odd.py"]
+
+
+def test_data_beside_the_bot_and_a_policy_behind_a_prefix_are_its_code(tmp_path):
+    import numpy as np
+
+    from ginsim.engine.registry import StrategySpec
+
+    (tmp_path / "pol.py").write_text("import numpy as np\n\ndef act(observation, mask):\n    return 0\n")
+    np.save(tmp_path / "weights.npy", np.zeros(3))
+    spec = StrategySpec(f"rlpolicy:{tmp_path / 'pol.py'}:act", f"rlpolicy:{tmp_path / 'pol.py'}:act")
+    before = spec_digest(spec, cwd=tmp_path)
+    assert set(before.files) == {"pol.py", "data:weights.npy"}
+    np.save(tmp_path / "weights.npy", np.ones(3))  # retrained
+    after = spec_digest(spec, cwd=tmp_path)
+    assert after.digest != before.digest and after.files["pol.py"] == before.files["pol.py"]

@@ -9,9 +9,12 @@ the code that decides its play:
   module it imports, followed transitively (a module found in the strategy's own folder,
   in the folder the run starts in, or inside the strategy's own top-level package);
   modules of the standard library and of installed third-party packages are not followed;
+  and the data files in the module's own folder that a strategy may load (weights and
+  tables: ``DATA_SUFFIXES``);
 - built-ins (and plugins inside ginsim): ginsim's version and the digest of the sources
   that play a hand (the engine, the plugin surface and the built-in strategies);
-- ``java:CLASSPATH:Class``: every class and jar file under the classpath's entries.
+- ``java:CLASSPATH:Class``: every class and jar file under the classpath's entries;
+- another registered prefix (``rlpolicy:FILE.py:NAME``): the Python target after it.
 
 Nothing is imported or run to compute it (tournament mode's bots are untrusted): sources
 are read and their imports parsed with ``ast``. A file that cannot be parsed is still
@@ -34,7 +37,7 @@ from importlib.machinery import PathFinder
 from pathlib import Path
 from typing import Any
 
-from ginsim.engine.registry import StrategySpec, available
+from ginsim.engine.registry import StrategySpec, available, spec_prefixes
 from ginsim.outside import is_outside
 from ginsim.run.manifest import Manifest
 from ginsim.version import __version__
@@ -42,6 +45,9 @@ from ginsim.version import __version__
 MAX_FILES = 400  # local modules followed per strategy
 MAX_PARSE_BYTES = 4_000_000  # a larger source is hashed, its imports not followed
 CLASS_SUFFIXES = (".class", ".jar")
+DATA_SUFFIXES = (".npy", ".npz", ".json", ".toml", ".yaml", ".yml", ".pkl", ".pickle", ".pt", ".pth", ".onnx", ".bin")
+MAX_DATA_FILES = 50
+MAX_DATA_BYTES = 256 * 2**20  # a larger data file is named by its size and time, not hashed
 SURFACE = ("cards", "view", "strategy", "playout", "errors", "version")  # ginsim/*.py a hand's play reads
 
 
@@ -107,6 +113,9 @@ def spec_digest(spec: StrategySpec, cwd: Path | None = None) -> CodeDigest:
     target = spec.target
     if is_outside(target):
         return _java_digest(target, cwd)
+    head, sep, rest = target.partition(":")
+    if sep and head in spec_prefixes():  # e.g. rlpolicy:FILE.py:NAME, a Python target behind a prefix
+        target = rest
     module_name = _module_of(target)
     if module_name is None:  # a file.py:Class
         path = Path(target.rpartition(":")[0]).expanduser()
@@ -206,6 +215,8 @@ def _python_digest(path: Path, name: str, roots: list[Path]) -> CodeDigest:
             files[mod] = "unreadable"
             continue
         files[mod] = _sha(data)
+        if file == path:
+            files.update(_data_files(file.parent))
         for imported in _imports(data, mod, file):
             if imported == "ginsim" or imported.startswith("ginsim."):
                 continue  # ginsim itself: its version is the run's (manifest.ginsim)
@@ -213,6 +224,25 @@ def _python_digest(path: Path, name: str, roots: list[Path]) -> CodeDigest:
             if found is not None and not _is_foreign(found.parent):
                 todo.append((imported, found.resolve()))
     return CodeDigest(_combine(files, "python"), files, "python")
+
+
+def _data_files(folder: Path) -> dict[str, str]:
+    """Data a strategy may load from its own folder (weights, tables: ``DATA_SUFFIXES``),
+    not searched below it; named ``data:NAME``."""
+    out: dict[str, str] = {}
+    try:
+        candidates = sorted(p for p in folder.iterdir() if p.suffix.lower() in DATA_SUFFIXES and p.is_file())
+    except OSError:
+        return out
+    for p in candidates[:MAX_DATA_FILES]:
+        try:
+            st = p.stat()
+            out[f"data:{p.name}"] = (
+                _sha(p.read_bytes()) if st.st_size <= MAX_DATA_BYTES else f"size {st.st_size}, mtime {st.st_mtime_ns}"
+            )
+        except OSError:
+            out[f"data:{p.name}"] = "unreadable"
+    return out
 
 
 def _imports(data: bytes, module: str, file: Path) -> list[str]:

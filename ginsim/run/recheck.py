@@ -24,7 +24,8 @@ from ginsim.engine.play import HandResult
 from ginsim.engine.registry import BUILTINS
 
 REPLAY_CHECK = "__replay_check__"
-"""The key of a worker's chunk columns that carries its ``ReplayCheck`` (never written)."""
+"""The key of a worker's chunk columns that carries its ``ReplayCheck`` (an object array
+of one), which the runner takes out before the chunk is written."""
 
 COMPARED = (
     "outcome",

@@ -351,8 +351,8 @@ def _results(
         played = parallel_results(tasks, jobs, opts.backend, opts.scheduler)
     for task, arrays in played:
         check = arrays.pop(REPLAY_CHECK, None)
-        if isinstance(check, ReplayCheck):
-            checked(task, check)
+        if check is not None and isinstance(check[0], ReplayCheck):
+            checked(task, check[0])
         yield task, arrays
 
 

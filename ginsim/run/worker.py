@@ -169,7 +169,7 @@ def _play_chunk(task: ChunkTask, factories: tuple[Any, Any] | None = None) -> di
         replay_first = partial(_replayed, partial(_play_game_unit, task, task.start, (0,), cls_a, cls_b), None)
     out = cols.arrays()
     if cols.rows and fast is None and rules.time_per_hand is None:  # a clock's forfeits are the machine's
-        out[REPLAY_CHECK] = check_rows(cols.rows, replay_first)  # type: ignore[assignment]
+        out[REPLAY_CHECK] = np.asarray([check_rows(cols.rows, replay_first)], dtype=object)
     return out
 
 

@@ -1,16 +1,16 @@
-/* The replay page: steps through a replayed hand, read from the JSON in #data. */
+/* The replay viewer: steps through a replayed hand (the data of ginsim.web.steps).
+   The self-contained page reads its data from #data; the local table calls showReplay. */
 "use strict";
-(function () {
-  const data = JSON.parse(document.getElementById("data").textContent);
+function showReplay(data, onStep) {
   const steps = data.steps;
   const $ = id => document.getElementById(id);
   let at = 0;
-  document.title = data.title[0];
   $("title").textContent = data.title[0];
   $("sub").textContent = data.title.slice(1).join(" ");
-  const bottom = data.seat === null ? 0 : data.seat;
+  const bottom = data.seat === null || data.seat === undefined ? 0 : data.seat;
   const order = [1 - bottom, bottom];
   const log = $("log");
+  log.replaceChildren();
   steps.forEach((s, i) => {
     const li = el("li");
     li.appendChild(el("span", "lab", s.label));
@@ -53,17 +53,36 @@
       log.scrollTop = now.offsetTop + now.offsetHeight - log.clientHeight;
     $("first").disabled = $("prev").disabled = at === 0;
     $("next").disabled = $("last").disabled = at === steps.length - 1;
+    if (onStep) onStep(at, steps.length);
   }
 
-  $("first").addEventListener("click", () => show(0));
-  $("prev").addEventListener("click", () => show(at - 1));
-  $("next").addEventListener("click", () => show(at + 1));
-  $("last").addEventListener("click", () => show(steps.length - 1));
-  document.addEventListener("keydown", e => {
-    const k = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: steps.length - 1 }[e.key];
-    if (k === undefined || e.altKey || e.ctrlKey || e.metaKey) return;
-    e.preventDefault();
-    show(k);
-  });
+  const viewer = { show, get at() { return at; }, steps, last: () => at === steps.length - 1 };
+  window.currentReplay = viewer;
   show(0);
+  return viewer;
+}
+
+(function () {
+  const $ = id => document.getElementById(id);
+  const go = d => window.currentReplay && window.currentReplay.show(window.currentReplay.at + d);
+  $("first").addEventListener("click", () => window.currentReplay.show(0));
+  $("prev").addEventListener("click", () => go(-1));
+  $("next").addEventListener("click", () => go(1));
+  $("last").addEventListener("click", () => window.currentReplay.show(1e9));
+  document.addEventListener("keydown", e => {
+    const r = window.currentReplay;
+    const box = $("viewer");
+    if (!r || (box && box.hidden) || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.target && /^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName)) return;
+    const k = { ArrowLeft: r.at - 1, ArrowRight: r.at + 1, Home: 0, End: 1e9 }[e.key];
+    if (k === undefined) return;
+    e.preventDefault();
+    r.show(k);
+  });
+  const data = document.getElementById("data");
+  if (data) {
+    const parsed = JSON.parse(data.textContent);
+    document.title = parsed.title[0];
+    showReplay(parsed);
+  }
 })();

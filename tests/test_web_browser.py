@@ -19,7 +19,7 @@ from webhelpers import CHROMIUM_ARGS, chromium_or_skip, engine_game, secret_card
 from ginsim.cli import cli
 from ginsim.engine.rules import Rules
 
-SEED = 11
+SEED = 12  # two hands: the second comes after "Next hand"
 TARGET = 25  # a short game: one or two hands
 BEFORE_SHOWDOWN = ("offer", "draw", "discard")  # a knock shows the knocker's melds (R16), then both hands
 

@@ -119,7 +119,12 @@ function drawOpponent(s) {
     dropZones(box);
     return;
   }
-  if (s.result) { $("opp-info").textContent = ""; fill(box, []); return; }
+  if (s.result) {  // the showdown: both hands face up, as the rules show them
+    const h = s.result.hands[1];
+    $("opp-info").textContent = h.knocker ? "knocked" : "";
+    fill(box, handEls(h));
+    return;
+  }
   const known = s.opp_known || [];
   $("opp-info").textContent = "10 cards" + (known.length ? "; taken from the pile: " + known.join(" ") : "");
   fill(box, hiddenEls({ hidden: 10 - known.length, known }));
@@ -135,7 +140,9 @@ function drawMiddle(s) {
     top.addEventListener("keydown", e => { if (e.key === "Enter") move("take"); });
   }
   fill($("p-pile"), [top]);
-  $("p-pilecount").textContent = "discard pile " + pile.length + (pile.length > 1 ? " (under it: " + pile.slice(-4, -1).join(" ") + ")" : "");
+  const count = el("div", "", "discard pile " + pile.length);
+  const under = el("div", "under", pile.length > 1 ? "under it: " + pile.slice(-4, -1).join(" ") : "");
+  fill($("p-pilecount"), [count, under]);
   const stock = s.stock ? backEl() : el("div", "empty");
   if (s.prompt === "draw") {
     stock.draggable = true; stock.tabIndex = 0; stock.classList.add("clickable");
@@ -164,7 +171,7 @@ function drawHand(s) {
     });
     return k;
   });
-  fill($("my-cards"), cards);
+  fill($("my-cards"), s.result ? handEls(s.result.hands[0]) : cards);
   $("my-info").textContent = s.prompt === "hand_over" || s.prompt === "game_over" ? "" :
     "deadwood " + s.deadwood + (s.prompt === "discard" ? " (11 cards)" : "") + ", knock at " + s.knock_limit + " or less";
 }
@@ -182,15 +189,6 @@ function drawShowdown(s) {
   box.hidden = !s.result;
   if (!s.result) return;
   box.textContent = s.result.lines.join("\n") + (s.game ? "\n\n" + gameLine(s) : "");
-  const both = s.result.hands.map((h, i) => {
-    const wrap = el("div", "seat");
-    wrap.appendChild(el("div", "seat-head", s.names[i] + (h.knocker ? " (knocker)" : "")));
-    const cards = el("div", "cards");
-    fill(cards, handEls(h));
-    wrap.appendChild(cards);
-    return wrap;
-  });
-  box.prepend(...both);
 }
 
 function gameLine(s) {

@@ -30,11 +30,12 @@ $("watch-form").addEventListener("submit", e => {
 async function watchHand() {
   const data = await api("/api/watch/" + watch.id + "/hand/" + watch.hand);
   const names = data.names;
-  $("watch-score").textContent = "Hand " + (watch.hand + 1) + ". After it: " + names[0] + " " + data.scores[0] +
-    ", " + names[1] + " " + data.scores[1] + " (game to " + data.target + ")" +
+  const done = "Game score after hand " + (watch.hand + 1) + ": " + names[0] + " " + data.scores[0] + ", " +
+    names[1] + " " + data.scores[1] + " (game to " + data.target + ")" +
     (data.over ? ". " + names[data.winner] + " wins the game." : "");
   watch.data = data;
-  showViewer("watch", data);
+  $("watch-score").textContent = "Hand " + (watch.hand + 1) + " under way.";
+  showViewer("watch", data, (at, n) => { if (at === n - 1) $("watch-score").textContent = done; });
   tick();
 }
 

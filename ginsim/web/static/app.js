@@ -224,6 +224,7 @@ function checkPanel(report, title, buttons) {
   const row = el("div", "controls");
   buttons.forEach(b => row.appendChild(b));
   box.replaceChildren(head, sets, extra, row);
+  box.scrollIntoView({ block: "nearest" });
 }
 
 function button(text, fn, id) {

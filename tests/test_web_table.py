@@ -16,9 +16,9 @@ from ginsim.cli import cli
 from ginsim.engine.rules import Rules
 
 pytest.importorskip("starlette", reason="ginsim web needs the web extra: pip install -e '.[web]'")
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from ginsim.web.server import make_app  # noqa: E402
+from ginsim.web.server import make_app
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +59,7 @@ def test_a_move_that_does_not_fit_changes_nothing(client: TestClient) -> None:
     if s["prompt"] == "draw":
         s = client.post(url, json={"action": "stock"}).json()
     assert s["prompt"] == "discard"
-    r = client.post(url, json={"action": "discard", "card": next(c for c in "AC 2C 3C".split() if c not in s["hand"])})
+    r = client.post(url, json={"action": "discard", "card": next(c for c in ["AC", "2C", "3C"] if c not in s["hand"])})
     assert r.status_code == 400 and "is not in your hand" in r.json()["error"]
     r = client.post(url, json={"action": "knock", "card": s["legal"][0]})
     assert r.status_code == 400 and r.json()["error"].startswith("cannot knock discarding")
@@ -104,7 +104,8 @@ def test_check_knock_takes_a_chosen_arrangement(client: TestClient) -> None:
 
 
 def test_watch_plays_a_game_hand_by_hand(client: TestClient) -> None:
-    w = client.post("/api/watch", json={"a": "simple", "b": "random", "seed": 4, "rules_text": "target_score=60"}).json()
+    body = {"a": "simple", "b": "random", "seed": 4, "rules_text": "target_score=60"}
+    w = client.post("/api/watch", json=body).json()
     h = 0
     while True:
         data = client.get(f"/api/watch/{w['id']}/hand/{h}").json()

@@ -19,7 +19,7 @@ from ginsim.run.atomic import write_text_atomic
 from ginsim.terminal.replay import RunLog, replay_hand
 from ginsim.web.steps import hand_steps
 
-_SLOT = re.compile(r"/\*(CSS|JS|DATA)\*/")
+_SLOT = re.compile(r"/\*(CSS|JS|DATA|VIEWER)\*/")
 
 
 def static_text(name: str) -> str:
@@ -37,6 +37,13 @@ def script_json(data: Any) -> str:
     return text
 
 
+def fill_slots(template: str, parts: dict[str, str]) -> str:
+    """A static page with its ``/*NAME*/`` slots filled, in one pass (no slot inside a
+    filled text is read); the replay viewer's markup (viewer.html) goes in ``VIEWER``."""
+    parts = {"VIEWER": static_text("viewer.html"), **parts}
+    return _SLOT.sub(lambda m: parts[m.group(1)], static_text(template))
+
+
 def replay_page(data: dict[str, Any]) -> str:
     """The replay page for ``hand_steps``' data, as one HTML text."""
     parts = {
@@ -44,7 +51,7 @@ def replay_page(data: dict[str, Any]) -> str:
         "JS": static_text("cards.js") + "\n" + static_text("replay.js"),
         "DATA": script_json(data),
     }
-    return _SLOT.sub(lambda m: parts[m.group(1)], static_text("replay.html"))  # one pass: no slot in a slot's text
+    return fill_slots("replay.html", parts)
 
 
 def replay_html(

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool  # the engine and the bots play in threads
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
@@ -23,7 +24,7 @@ from ginsim.engine.registry import available, parse_spec
 from ginsim.engine.rules import Rules, parse_rule_options, preset_rules
 from ginsim.errors import GinsimError
 from ginsim.web.moves import MoveError
-from ginsim.web.page import static_text
+from ginsim.web.page import fill_slots, static_text
 from ginsim.web.table import Table
 from ginsim.web.watch import WatchGame, hand_list, run_folder, run_folders, run_hand
 
@@ -76,105 +77,111 @@ def error(text: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": text}, status_code=status, headers=NO_STORE)
 
 
-def make_app(runs_root: Path) -> Starlette:
-    """The app: the page, its static files and the JSON API."""
-    tables, watches = Registry(), Registry()
-    root = runs_root.resolve()
+async def body_of(request: Request) -> dict[str, Any]:
+    """A request's JSON object, or MoveError."""
+    try:
+        body = await request.json()
+    except ValueError:
+        raise MoveError("the request's body is not JSON") from None
+    if not isinstance(body, dict):
+        raise MoveError("the request's body is not a JSON object")
+    return body
 
-    async def body_of(request: Request) -> dict[str, Any]:
+
+def answer(fn: Any) -> Any:
+    """An endpoint answering ``fn``'s dict as JSON, or a bad request with one line."""
+
+    async def endpoint(request: Request) -> Response:
         try:
-            body = await request.json()
-        except ValueError:
-            raise MoveError("the request's body is not JSON") from None
-        if not isinstance(body, dict):
-            raise MoveError("the request's body is not a JSON object")
-        return body
+            return JSONResponse(await fn(request), headers=NO_STORE)
+        except (MoveError, GinsimError) as e:
+            return error(str(e).splitlines()[0] if str(e) else type(e).__name__)
 
-    def answer(fn: Any) -> Any:
-        async def endpoint(request: Request) -> Response:
-            try:
-                return JSONResponse(await fn(request), headers=NO_STORE)
-            except (MoveError, GinsimError) as e:
-                return error(str(e).splitlines()[0] if str(e) else type(e).__name__)
+    return endpoint
 
-        return endpoint
 
-    async def index(_request: Request) -> Response:
-        return HTMLResponse(static_text("index.html"), headers=NO_STORE)
+async def index(_request: Request) -> Response:
+    return HTMLResponse(fill_slots("index.html", {}), headers=NO_STORE)
 
-    async def static(request: Request) -> Response:
-        name = request.path_params["name"]
-        if name not in STATIC:
-            return error("not found", 404)
-        return Response(static_text(name), media_type=STATIC[name])
 
-    async def options(_request: Request) -> dict[str, Any]:
-        return {"strategies": sorted(available()), "presets": list(PRESETS), "runs": run_folders(root),
-                "root": str(runs_root)}  # fmt: skip
+async def static(request: Request) -> Response:
+    name = request.path_params["name"]
+    if name not in STATIC:
+        return error("not found", 404)
+    return Response(static_text(name), media_type=STATIC[name])
 
-    async def new_table(request: Request) -> dict[str, Any]:
+
+class Api:
+    """The JSON endpoints over the open games and the run folders under ``root``."""
+
+    def __init__(self, runs_root: Path) -> None:
+        self.tables, self.watches = Registry(), Registry()
+        self.shown_root = runs_root
+        self.root = runs_root.resolve()
+
+    async def options(self, _request: Request) -> dict[str, Any]:
+        return {"strategies": sorted(available()), "presets": list(PRESETS), "runs": run_folders(self.root),
+                "root": str(self.shown_root)}  # fmt: skip
+
+    async def new_table(self, request: Request) -> dict[str, Any]:
         body = await body_of(request)
-        table = Table(_rules(body), parse_spec(str(body.get("bot") or "simple")), _seed(body))
-        gid = tables.add(table)
-        return {"id": gid, **table.state()}
+        rules, spec, seed = _rules(body), parse_spec(str(body.get("bot") or "simple")), _seed(body)
+        table = await run_in_threadpool(Table, rules, spec, seed)  # the bot may move first
+        return {"id": self.tables.add(table), **table.state()}
 
-    async def table_state(request: Request) -> dict[str, Any]:
-        return tables.get_game(request.path_params["gid"]).state()  # type: ignore[no-any-return]
+    async def table_state(self, request: Request) -> dict[str, Any]:
+        return self.tables.get_game(request.path_params["gid"]).state()  # type: ignore[no-any-return]
 
-    async def move(request: Request) -> dict[str, Any]:
-        table: Table = tables.get_game(request.path_params["gid"])
+    async def move(self, request: Request) -> dict[str, Any]:
+        table: Table = self.tables.get_game(request.path_params["gid"])
         body = await body_of(request)
-        from starlette.concurrency import run_in_threadpool  # the engine plays the bot meanwhile
-
         return await run_in_threadpool(table.move, str(body.get("action", "")), body)
 
-    async def check(request: Request) -> dict[str, Any]:
-        table: Table = tables.get_game(request.path_params["gid"])
+    async def check(self, request: Request) -> dict[str, Any]:
+        table: Table = self.tables.get_game(request.path_params["gid"])
         return table.check(await body_of(request))
 
-    async def new_watch(request: Request) -> dict[str, Any]:
+    async def new_watch(self, request: Request) -> dict[str, Any]:
         body = await body_of(request)
         a, b = parse_spec(str(body.get("a") or "simple")), parse_spec(str(body.get("b") or "simple"))
         game = WatchGame(_rules(body), a, b, _seed(body))
-        return {"id": watches.add(game), "seed": game.seed}
+        return {"id": self.watches.add(game), "seed": game.seed}
 
-    async def watch_hand(request: Request) -> dict[str, Any]:
-        game: WatchGame = watches.get_game(request.path_params["gid"])
-        from starlette.concurrency import run_in_threadpool
-
+    async def watch_hand(self, request: Request) -> dict[str, Any]:
+        game: WatchGame = self.watches.get_game(request.path_params["gid"])
         return await run_in_threadpool(game.hand, int(request.path_params["h"]))
 
-    async def hands(request: Request) -> dict[str, Any]:
+    async def hands(self, request: Request) -> dict[str, Any]:
         q = request.query_params
-        folder = run_folder(root, q.get("run", ""))
+        folder = run_folder(self.root, q.get("run", ""))
         offset = _int(q.get("offset") or "0", "offset")
-        from starlette.concurrency import run_in_threadpool
-
         return await run_in_threadpool(hand_list, folder, q.get("first"), q.get("where"), offset)
 
-    async def replay(request: Request) -> dict[str, Any]:
+    async def replay(self, request: Request) -> dict[str, Any]:
         q = request.query_params
-        folder = run_folder(root, q.get("run", ""))
+        folder = run_folder(self.root, q.get("run", ""))
         seat = q.get("seat") or None
         if seat not in (None, "0", "1"):
             raise MoveError("seat: 0 or 1")
-        from starlette.concurrency import run_in_threadpool
-
         hand = _int(q.get("hand", ""), "hand")
         return await run_in_threadpool(run_hand, folder, hand, None if seat is None else int(seat))
 
+
+def make_app(runs_root: Path) -> Starlette:
+    """The app: the page, its static files and the JSON API."""
+    api = Api(runs_root)
     routes = [
         Route("/", index),
         Route("/static/{name}", static),
-        Route("/api/options", answer(options)),
-        Route("/api/play", answer(new_table), methods=["POST"]),
-        Route("/api/play/{gid}", answer(table_state)),
-        Route("/api/play/{gid}/move", answer(move), methods=["POST"]),
-        Route("/api/play/{gid}/check", answer(check), methods=["POST"]),
-        Route("/api/watch", answer(new_watch), methods=["POST"]),
-        Route("/api/watch/{gid}/hand/{h:int}", answer(watch_hand)),
-        Route("/api/runs/hands", answer(hands)),
-        Route("/api/runs/replay", answer(replay)),
+        Route("/api/options", answer(api.options)),
+        Route("/api/play", answer(api.new_table), methods=["POST"]),
+        Route("/api/play/{gid}", answer(api.table_state)),
+        Route("/api/play/{gid}/move", answer(api.move), methods=["POST"]),
+        Route("/api/play/{gid}/check", answer(api.check), methods=["POST"]),
+        Route("/api/watch", answer(api.new_watch), methods=["POST"]),
+        Route("/api/watch/{gid}/hand/{h:int}", answer(api.watch_hand)),
+        Route("/api/runs/hands", answer(api.hands)),
+        Route("/api/runs/replay", answer(api.replay)),
     ]
     return Starlette(routes=routes)
 

@@ -243,11 +243,15 @@ def hand_line(res: HandResult) -> dict[str, Any]:
 
 
 def result_state(res: HandResult, names_: tuple[str, str], rules: Rules) -> dict[str, Any]:
-    """A finished hand's showdown for the page: the score lines and both hands with their
-    melds, lay-offs and deadwood (both hands are shown at the end, as ``ginsim play``
-    shows them)."""
-    hands = []
+    """A finished hand's showdown for the page: the score lines and the hands with their
+    melds, lay-offs and deadwood. The bot's hand is shown only when a knock or gin showed
+    it (R16); after a drawn or forfeited hand it stays face down."""
+    public = res.outcome in PUBLIC_ENDS
+    hands: list[dict[str, Any]] = []
     for s, (melds, laid, dead) in enumerate(showdown_rows(res, rules)):
+        if s == 1 and not public:
+            hands.append({"hidden": 10, "known": []})
+            continue
         hands.append(
             {
                 "cards": names(res.hands[s]),
@@ -257,5 +261,5 @@ def result_state(res: HandResult, names_: tuple[str, str], rules: Rules) -> dict
                 "knocker": s == res.knocker,
             }
         )
-    lines = result_lines(Style(False), res, names_, rules)
-    return {"lines": lines, "hands": hands, "outcome": res.outcome, "public": res.outcome in PUBLIC_ENDS}
+    lines = result_lines(Style(False), res, names_, rules, public)
+    return {"lines": lines, "hands": hands, "outcome": res.outcome, "public": public}

@@ -122,7 +122,7 @@ function drawOpponent(s) {
   if (s.result) {  // the showdown: both hands face up, as the rules show them
     const h = s.result.hands[1];
     $("opp-info").textContent = h.knocker ? "knocked" : "";
-    fill(box, handEls(h));
+    fill(box, h.hidden !== undefined ? hiddenEls(h) : handEls(h));
     return;
   }
   const known = s.opp_known || [];

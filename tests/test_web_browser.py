@@ -120,6 +120,52 @@ def test_an_illegal_drag_is_refused_with_its_reason(browser: Any, site: str) -> 
     page.close()
 
 
+def test_a_knock_with_chosen_sets_after_a_confirmation(browser: Any, site: str) -> None:
+    """Play the best discard each turn until a knock is possible, pick the sets to show
+    (drop one: too much deadwood, the knock button waits; take it back), confirm."""
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    _start(page, site, 2)  # seed 2: the best discards reach a knock in the first hand
+    state = json.loads(page.evaluate("JSON.stringify(game)"))
+    for _ in range(200):
+        if state["prompt"] == "discard" and state["can_knock"]:
+            break
+        if state["prompt"] == "discard":
+            with page.expect_response(lambda r: "/check" in r.url) as info:
+                page.click("#b-check")
+            best = info.value.json()["best_discards"][0]
+            state = _act(page, f"#my-cards .card[data-card='{best}']")
+        else:
+            sel = {"offer": "#b-pass", "draw": "#p-stock .card", "layoff": "#b-best", "hand_over": "#b-next"}
+            state = _act(page, sel[state["prompt"]])
+    assert state["prompt"] == "discard" and state["can_knock"]
+    with page.expect_response(lambda r: "/check" in r.url) as info:
+        page.click("#b-check")
+    best = info.value.json()["best_discards"][0]
+    page.click("#b-knock")
+    with page.expect_response(lambda r: "/check" in r.url) as info:
+        page.locator(f"#my-cards .card[data-card='{best}']").focus()  # by keyboard: Enter picks the card
+        page.keyboard.press("Enter")
+    report = info.value.json()
+    assert report["discard"] == best and report["deadwood"] <= report["knock_limit"]
+    sets = report["melds"]
+    with page.expect_response(lambda r: "/check" in r.url) as info:
+        page.locator("#checkpanel .cand.on").first.click()
+    dropped = info.value.json()
+    assert len(dropped["melds"]) == len(sets) - 1 and dropped["deadwood"] > report["deadwood"]
+    assert page.is_enabled("#knock-go") == (dropped["deadwood"] <= report["knock_limit"])
+    with page.expect_response(lambda r: "/check" in r.url) as info:
+        page.locator(f"#checkpanel .cand[aria-label='set {' '.join(sets[0])}']").click()
+    assert info.value.json()["deadwood"] == report["deadwood"]
+    page.click("#knock-go")
+    assert page.is_visible("#confirm") and report["discard"] in page.inner_text("#confirm-text")
+    with page.expect_response(lambda r: "/move" in r.url) as info:
+        page.click("#confirm-yes")
+    result = info.value.json()["result"]
+    assert result["hands"][0]["knocker"] and result["lines"][0].startswith("You ")
+    assert {" ".join(m) for m in result["hands"][0]["melds"]} == {" ".join(m) for m in sets}
+    page.close()
+
+
 def test_the_replay_file_steps_through_every_event_offline(browser: Any, tmp_path: Path) -> None:
     folder = tmp_path / "run"
     args = ["match", "simple", "random", "--hands", "2", "--out", str(folder), "--no-plots", "-q", "--jobs", "1"]

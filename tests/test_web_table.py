@@ -137,3 +137,28 @@ def test_the_page_and_its_files(client: TestClient) -> None:
     for name in ("cards.css", "app.css", "cards.js", "replay.js", "app.js", "browse.js"):
         assert f"/static/{name}" in page and client.get(f"/static/{name}").status_code == 200
     assert client.get("/static/../server.py").status_code == 404
+
+
+def test_the_command_serves_the_page(runs: Path) -> None:
+    """``ginsim web --port 0`` prints its address and serves the page there until stopped."""
+    import subprocess
+    import sys
+    import urllib.request
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ginsim", "web", "--port", "0", "--runs", str(runs)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = proc.stdout.readline() if proc.stdout else ""
+        url = line.split("open ", 1)[1].split(" ", 1)[0]
+        assert url.startswith("http://127.0.0.1:") and f"run folders from {runs}" in line
+        with urllib.request.urlopen(url, timeout=10) as r:
+            assert "<title>ginsim" in r.read().decode()
+        with urllib.request.urlopen(url + "api/options", timeout=10) as r:
+            assert b'"runs":["m"]' in r.read()
+    finally:
+        proc.terminate()
+        proc.wait(10)

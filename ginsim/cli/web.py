@@ -39,6 +39,13 @@ def web(host: str, port: int, runs_root: Path) -> None:
     except ImportError as e:
         raise GinsimError(f"ginsim web needs the web extra ({e.name} is missing): pip install 'ginsim[web]'") from None
 
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo(
+            f"ginsim web: listening on {host}: anyone who reaches it can start games and read the run folders "
+            f"under {runs_root} (conditions run as pandas queries); keep it to a network you trust",
+            err=True,
+        )
+
     def ready(url: str) -> None:
         click.echo(f"ginsim web: open {url} in a browser (Ctrl-C stops it); run folders from {runs_root}")
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from ginsim.cli import bench, charts, info, play, rules, runs, validate
+from ginsim.cli import bench, charts, info, play, rules, runs, validate, web
 from ginsim.cli.options import EXIT_USAGE, error_line, set_argv
 from ginsim.engine import _native as native
 from ginsim.errors import GinsimError, Interrupted
@@ -47,7 +47,7 @@ def cli(ctx: click.Context, engine: str | None) -> None:
     ctx.obj = resolve_engine(engine)  # the commands pass it to the runner, which tells every worker
 
 
-for _module in (info, rules, runs, charts, play, bench, validate):
+for _module in (info, rules, runs, charts, play, bench, validate, web):
     for _command in _module.COMMANDS:
         cli.add_command(_command)
 

@@ -91,7 +91,17 @@ def play(
     default=None,
     help="Show only what this seat saw: its view at each of its decisions.",
 )
-def replay(folder: Path, hand: int | None, first: str | None, where: str | None, seat: int | None) -> None:
+@click.option(
+    "--html",
+    "html",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="Write the hand as one self-contained web page to step through (no server, works from file://).",
+)
+def replay(
+    folder: Path, hand: int | None, first: str | None, where: str | None, seat: int | None, html: Path | None
+) -> None:
     """Re-play hand N of a run from its seed and print it move by move.
 
     N is the row of the hand log (the chunk files in order, 0 first); --first and --where
@@ -104,6 +114,7 @@ def replay(folder: Path, hand: int | None, first: str | None, where: str | None,
       ginsim replay results/mybot --hand 1234 --seat 1
       ginsim replay results/mybot --first forfeit
       ginsim replay results/mybot --where "outcome == 'undercut' and points > 20"
+      ginsim replay results/mybot --hand 7 --html hand7.html
     """
     from ginsim.terminal.replay import RunLog, replay_hand, replay_text, seat_text
     from ginsim.terminal.textview import Style
@@ -118,6 +129,14 @@ def replay(folder: Path, hand: int | None, first: str | None, where: str | None,
         hand = select_hand(folder, first, where)
     run = RunLog(folder)
     result = replay_hand(run, hand, seat)
+    if html is not None:
+        from ginsim.run.atomic import write_text_atomic
+        from ginsim.web.page import replay_page
+        from ginsim.web.steps import hand_steps
+
+        write_text_atomic(html, replay_page(hand_steps(result, folder, seat)))
+        click.echo(f"Wrote {html}: hand {hand} of {folder}, {len(result.log)} events; open it in a browser.")
+        return
     style = Style(color())
     lines = replay_text(result, folder, style) if seat is None else seat_text(result, seat, folder, style)
     for line in lines:

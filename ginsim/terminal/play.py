@@ -403,6 +403,14 @@ class GameSummary:
     ended: str  # target, forfeit, quit, end of input, undecided
 
 
+def person_deal(seed: int, key: int, h: int) -> tuple[list[Card], tuple[int, int]]:
+    """The deck of hand ``h`` of a person's game with master seed ``seed`` against the bot
+    of ``key`` (``text_key("play", spec.canonical)``), and both seats' random seeds: the
+    same deals for ``ginsim play`` and ``ginsim web``."""
+    ds = game_deal_seed(seed, 0, h)
+    return deck_for(ds), (strategy_seed(ds, key, 0, 0), strategy_seed(ds, key, 0, 1))
+
+
 class TerminalGame:
     """A game to ``rules.target_score``: the person in seat 0, the bot in seat 1. The
     seed fixes every deck (``game_deal_seed(seed, 0, hand)``) and the bot's random
@@ -419,8 +427,7 @@ class TerminalGame:
 
     def deal(self, h: int) -> tuple[list[Card], tuple[int, int]]:
         """The deck of hand ``h`` and the two seats' random seeds."""
-        ds = game_deal_seed(self.seed, 0, h)
-        return deck_for(ds), (strategy_seed(ds, self.key, 0, 0), strategy_seed(ds, self.key, 0, 1))
+        return person_deal(self.seed, self.key, h)
 
     def run(self) -> GameSummary:
         w = self.console.write

@@ -245,6 +245,60 @@ def _header(r: Replay, folder: Path) -> list[str]:
     ]
 
 
+@dataclass
+class Move:
+    """One event of a replayed hand as the replay tells it: the turn label (``turn 3`` on
+    the turn's first event), the sentence, and both hands and the pile after it."""
+
+    label: str
+    text: str
+    event: Event
+    hands: tuple[Mask, Mask]
+    pile: tuple[Card, ...]
+    stock: int
+
+
+def replay_moves(r: Replay, style: Style) -> list[Move]:
+    """Every event of the hand in order, with the table after it: the one source of the
+    text replay and the HTML page."""
+    tables = tables_for(r.rules.max_run_length)
+    hands = _dealt(r.deck, r.dealer)
+    pile, stock = [r.deck[20]], 31
+    out: list[Move] = []
+    turn = 1
+    for i, ev in enumerate(r.log):
+        s, action, card = ev
+        text = event_text(style, ev, r.names)
+        if card is not None and action in ("take", "draw"):
+            hands[s] |= 1 << card
+            if action == "take":
+                pile.pop()
+            else:
+                stock -= 1
+        elif card is not None and action == "discard":
+            hands[s] &= ~(1 << card)
+            pile.append(card)
+            text += f"  (deadwood {tables.deadwood_mask(hands[s])})"
+        elif action == "knock" and r.result.outcome == GIN:
+            text = f"{r.names[s]} knocks: gin"
+        label = f"turn {turn}" if i == 0 or _turn_starts(r.log, i) else ""
+        out.append(Move(label, text, ev, (hands[0], hands[1]), tuple(pile), stock))
+        if action == "discard" and (i + 1 == len(r.log) or r.log[i + 1][1] != "knock"):
+            turn += 1
+    return out
+
+
+def dealt_hands(r: Replay) -> tuple[Mask, Mask]:
+    """Both hands of a replayed hand as dealt."""
+    hands = _dealt(r.deck, r.dealer)
+    return hands[0], hands[1]
+
+
+def header_lines(r: Replay, folder: Path) -> list[str]:
+    """The replay's first lines: which hand of which run, who plays, the rules."""
+    return _header(r, folder)
+
+
 def replay_text(r: Replay, folder: Path, style: Style) -> list[str]:
     """The whole hand move by move: the deal, each draw and discard, the end, the check."""
     tables = tables_for(r.rules.max_run_length)
@@ -255,21 +309,7 @@ def replay_text(r: Replay, folder: Path, style: Style) -> list[str]:
         hand, melds = hand_lines(style, hands[s], tables)
         out += [f"  {r.names[s]:<{width}}  {hand}", f"  {'':<{width}}  {melds}"]
     out += [f"  upcard {style.card(r.deck[20])}, stock 31 cards", "", "Play:"]
-    turn = 1
-    for i, ev in enumerate(r.log):
-        s, action, card = ev
-        text = event_text(style, ev, r.names)
-        if card is not None and action in ("take", "draw"):
-            hands[s] |= 1 << card
-        elif card is not None and action == "discard":
-            hands[s] &= ~(1 << card)
-            text += f"  (deadwood {tables.deadwood_mask(hands[s])})"
-        elif action == "knock" and r.result.outcome == GIN:
-            text = f"{r.names[s]} knocks: gin"
-        label = f"turn {turn}" if i == 0 or _turn_starts(r.log, i) else ""
-        out.append(f"  {label:<8}  {text}")
-        if action == "discard" and (i + 1 == len(r.log) or r.log[i + 1][1] != "knock"):
-            turn += 1
+    out += [f"  {m.label:<8}  {m.text}" for m in replay_moves(r, style)]
     out += ["", "End:", *("  " + line for line in result_lines(style, r.result, r.names, r.rules))]
     out.append(f"Checked against the log ({', '.join(CHECKED)}): all match.")
     return out

@@ -128,6 +128,22 @@ def _base_points(res: HandResult, rules: Rules) -> int:
     return kernel.score(rule_facts(rules), res.knocker, kd, before, after, res.outcome == BIG_GIN, 1)[2]
 
 
+def showdown_rows(res: HandResult, rules: Rules) -> list[tuple[tuple[Mask, ...], Mask, Mask]]:
+    """Each seat's end of a hand as shown: its melds (the knocker's as it showed them), the
+    cards it laid off and its deadwood cards. After a knock (R16-R18) the knocker's melds
+    and the defender's lay-offs are the showdown's; otherwise each hand's best melds."""
+    tables = tables_for(rules.max_run_length)
+    shown = res.outcome in (KNOCK_WON, UNDERCUT, GIN, BIG_GIN)
+    k = res.knocker
+    rows = []
+    for seat in (0, 1):
+        hand = res.hands[seat]
+        laid = res.layoff if shown and seat == 1 - k else 0
+        melds = res.knocker_melds if shown and seat == k else tables.best_melds_mask(hand & ~laid).melds
+        rows.append((tuple(melds), laid, hand & ~laid & ~union(melds)))
+    return rows
+
+
 def result_lines(
     style: Style, res: HandResult, names: Sequence[str], rules: Rules, show_hands: bool = True
 ) -> list[str]:
@@ -176,14 +192,9 @@ def result_lines(
         lines[0] = lines[0].rstrip(".") + ", doubled: the first upcard was a spade (R30)."
     if not show_hands:
         return lines
-    tables = tables_for(rules.max_run_length)
     width = max(len(n) for n in names)
     shown = o in (KNOCK_WON, UNDERCUT, GIN, BIG_GIN)
-    for seat in (0, 1):
-        hand = res.hands[seat]
-        laid = res.layoff if shown and seat == d else 0
-        melds = res.knocker_melds if shown and seat == k else tables.best_melds_mask(hand & ~laid).melds
-        dead = hand & ~laid & ~union(melds)
+    for seat, (melds, laid, dead) in enumerate(showdown_rows(res, rules)):
         line = f"  {names[seat]:<{width}}  {style.melds(melds) if melds else 'no melds'}  deadwood {mask_value(dead)}"
         line += f": {style.cards(dead)}" if dead else ""
         if shown:

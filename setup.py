@@ -79,7 +79,12 @@ def _compiled_extensions() -> list[Extension]:
     sources = [f"ginsim/engine/{name}.py" for name in HOT]
     # the build environment holds setuptools and mypy only: modules the hot ones reach only
     # through lazy imports elsewhere (numpy, pandas) are treated as untyped, not missing
-    extensions = mypycify(["--ignore-missing-imports", *sources], opt_level="3", group_name="ginsim", target_dir=BUILD)
+    extensions = mypycify(
+        ["--ignore-missing-imports", f"--cache-dir={BUILD}/mypy_cache", *sources],
+        opt_level="3",
+        group_name="ginsim",
+        target_dir=BUILD,
+    )
     for ext in extensions:
         ext.optional = True  # a compiler that fails leaves the sources to run
     RECORD.write_text(

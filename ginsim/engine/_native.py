@@ -27,6 +27,7 @@ import importlib.util
 import json
 import os
 import sys
+from collections.abc import MutableSequence
 from importlib.machinery import (
     BYTECODE_SUFFIXES,
     EXTENSION_SUFFIXES,
@@ -88,7 +89,7 @@ def _decide() -> str:
     return ""
 
 
-def _use_build_folder(record: dict[str, object], package_path: list[str]) -> str:
+def _use_build_folder(record: dict[str, object], package_path: MutableSequence[str]) -> str:
     """Load an editable install's compiled modules from the build folder its record names.
 
     The shared library of the compiled group (``ginsim__mypyc``, a top-level module) is
@@ -116,7 +117,7 @@ def _use_build_folder(record: dict[str, object], package_path: list[str]) -> str
     return ""
 
 
-_PACKAGE_PATH: list[str] = sys.modules["ginsim.engine"].__path__
+_PACKAGE_PATH: MutableSequence[str] = sys.modules["ginsim.engine"].__path__
 _REASON = _decide()
 if not _REASON:
     _REASON = _use_build_folder(_build_record() or {}, _PACKAGE_PATH)

@@ -113,10 +113,12 @@ class BuildExt(build_ext):
         shutil.rmtree(target, ignore_errors=True)
         copied = False
         for ext in self.extensions:
-            built = Path(self.build_lib, self.get_ext_filename(self.get_ext_fullname(ext.name)))
+            relative = Path(self.get_ext_filename(self.get_ext_fullname(ext.name)))
+            (ROOT / relative).unlink(missing_ok=True)  # left beside the sources by an older build
+            built = Path(self.build_lib, relative)
             if not built.exists():
                 continue  # an optional extension that failed to compile: its source runs
-            dest = target / built.relative_to(self.build_lib)
+            dest = target / relative
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(built, dest)
             copied = True

@@ -1,5 +1,5 @@
 """The engine's command line: check, strategies, strategy specs, rules files, and bad
-input as one line with exit status 2 (issue 2)."""
+input as one line with exit status 2."""
 
 from __future__ import annotations
 
@@ -218,7 +218,7 @@ def test_plugin_runs_in_a_match(tmp_path, run_cli):
         "match", f"{f}:Lazy", "simple", "--hands", "10", "--jobs", "2", "--no-plots", "--out", str(tmp_path / "run")
     )
     assert r.code == 0, r.err
-    assert "lazy  " in r.out  # its own name labels it (issue 16), not the class name
+    assert "lazy  " in r.out  # its own name labels it, not the class name
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The clock of the seed rules (R25) in real runs (issue 8): a slow plugin strategy forfeits
+"""The clock of RULES.md (R25) in real runs: a slow plugin strategy forfeits
 on the clock, the run says it used one; without a clock nothing is timed and runs repeat."""
 
 from __future__ import annotations

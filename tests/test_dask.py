@@ -1,4 +1,4 @@
-"""The Dask backend (issue 8): a local cluster plays the very hand log loky plays, resumes
+"""The Dask backend: a local cluster plays the very hand log loky plays, resumes
 the same way, stays quiet, and a missing extra or a bad scheduler is one line."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""numba's kernel for the fast path (ginsim.engine.fastjit, issue 22): the same rows as
+"""numba's kernel for the fast path (ginsim.engine.fastjit): the same rows as
 the compiled-Python fast path (``fastplay.fast_rows``, itself held equal to the general
 engine by tests/test_fastpath.py) for thousands of hands under every preset and variant;
 chosen by the runner and followed by its workers whatever their environment; bigger

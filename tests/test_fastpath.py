@@ -1,4 +1,4 @@
-"""The fast path (ginsim.engine.fastplay, issue 22): the same hand log, column for column
+"""The fast path (ginsim.engine.fastplay): the same hand log, column for column
 and byte for byte, as the general engine under every preset and variant, in hand mode
 and game mode; chosen only for the exact built-in classes, never under a clock or when
 forced off."""

@@ -1,4 +1,4 @@
-"""A forfeit never pays (issue 15): a forfeited hand scores for the opponent at least as
+"""A forfeit never pays: a forfeited hand scores for the opponent at least as
 much as any legal end of the hand, and runs name the forfeiter loudly."""
 
 from __future__ import annotations

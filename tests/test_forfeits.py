@@ -1,4 +1,4 @@
-"""Crashes a user can debug (issue 16): each forfeit's traceback and view in forfeits/,
+"""Crashes a user can debug: each forfeit's traceback and view in forfeits/,
 pointed to by the digest and report.md; replay picks hands by what happened."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The friendly library calls (issue 16): strategies by name, results with card names."""
+"""The friendly library calls: strategies by name, results with card names."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Hand logs recorded by an earlier build (tests/fixtures/golden) are played again here,
 column for column: moving code between modules must never change a deck, a random
-choice or a score. A deliberate change of the seeding re-records them (the README's
-changelog says so)."""
+choice or a score. A deliberate change of the seeding re-records them (docs/changes.md
+says so)."""
 
 from __future__ import annotations
 
@@ -38,8 +38,8 @@ def test_hand_log_matches_recording(name: str, run_cli, tmp_path: Path) -> None:
 
 
 def record() -> None:
-    """Re-record the fixtures (after a deliberate change of the seeding, said in the
-    README's changelog): ``python tests/test_golden_logs.py``."""
+    """Re-record the fixtures (after a deliberate change of the seeding, said in
+    docs/changes.md): ``python tests/test_golden_logs.py``."""
     import tempfile
 
     from ginsim.cli import main

@@ -1,4 +1,4 @@
-"""Issue 21: a run folder nobody can silently corrupt, and a runner that cleans up after itself.
+"""A run folder nobody can silently corrupt, and a runner that cleans up after itself.
 
 Chunk checksums and plan checks, the manifest checked as a whole, the folder lock,
 SIGTERM/SIGKILL/killed workers, atomic writes and environment failures (a full or

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -259,3 +260,30 @@ def test_no_jdk_is_one_line_exit_2(classes, tmp_path):
     )
     assert r.returncode == 2
     assert "no javac found" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.usefixtures("classes")  # skips without a JDK
+def test_the_java_experiments_script_compiles_the_player_they_name(tmp_path, run_cli, monkeypatch):
+    """experiments/java/compile_marjj.sh builds, from the fetched framework and player
+    sources, the very classpath and class the Java experiment files name. Stand-ins here:
+    the test framework and a player saved as MARJJ's file is (no framework import)."""
+    root = Path(__file__).resolve().parent.parent
+    script = root / "experiments" / "java" / "compile_marjj.sh"
+    specs = {
+        spec
+        for f in sorted((root / "experiments" / "java").glob("*.toml"))
+        for spec in re.findall(r'"(java:[^"]+)"', f.read_text(encoding="utf-8"))
+    }
+    assert specs == {"java:build/classes:MARJJ_v5"}
+    shutil.copytree(JAVA_SOURCES / "ginrummy", tmp_path / "gin-rummy-eaai" / "ginrummy")
+    player = (JAVA_SOURCES / "SimplePort.java").read_text(encoding="utf-8")
+    player = "\n".join(line for line in player.splitlines() if not line.startswith("import ginrummy"))
+    (tmp_path / "MARJJ").mkdir()
+    (tmp_path / "MARJJ" / "MARJJ_v5-1.java").write_text(player.replace("SimplePort", "MARJJ_v5"), encoding="utf-8")
+    missing = subprocess.run(["sh", str(script), "nowhere"], cwd=tmp_path, capture_output=True, text=True)
+    assert missing.returncode == 2 and "gin-rummy-eaai" in missing.stderr
+    done = subprocess.run(["sh", str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    monkeypatch.chdir(tmp_path)
+    r = run_cli("match", "java:build/classes:MARJJ_v5", "simple", "--hands", "4", "--jobs", "1", "-q", "--no-plots")
+    assert r.code == 0, r.err

@@ -20,7 +20,9 @@ from ginsim.engine import fastjit, kernel
 from ginsim.engine.melds import tables_for
 
 needs_numba = pytest.mark.skipif(not fastjit.installed(), reason="numba is not installed (pip install 'ginsim[jit]')")
-SOURCE = Path(kernel.__file__).with_name("kernel.py")
+SOURCE = Path(fastjit.__file__).with_name("kernel.py")
+"""The kernel's source, in the package's folder (a compiled kernel may load from elsewhere:
+an editable install keeps it under build/editable)."""
 RUN_LIMITS = (None, 3, 4, 5)
 
 

@@ -1,4 +1,4 @@
-"""The package's layout as users meet it (issue 14): the documented plugin surface, the
+"""The package's layout as users meet it: the documented plugin surface, the
 named vocabularies, and plugins loaded from the folder ginsim runs in."""
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import importlib
 import json
 import os
 import random
@@ -143,3 +144,20 @@ def test_setup_compiles_exactly_the_hot_modules() -> None:
     assert tuple(hot) == native.HOT
     for name in hot:
         assert (ROOT / "ginsim" / "engine" / f"{name}.py").is_file()
+
+
+def test_an_editable_build_keeps_its_files_out_of_the_sources(tmp_path: Path) -> None:
+    """An editable install's compiled modules live under the build folder its record names;
+    nothing compiled lies beside the sources. A record naming a folder that holds none makes
+    the package run its sources, with the reason."""
+    record = native._build_record() or {}
+    if isinstance(record.get("folder"), str):
+        assert native.is_compiled()
+        for name in native.HOT:
+            origin = Path(importlib.import_module(f"ginsim.engine.{name}").__file__ or "")
+            assert (ROOT / str(record["folder"])) in origin.parents
+        assert not list((ROOT / "ginsim").rglob("*.so")) and not list(ROOT.glob("*.so"))
+    fake = tmp_path / "engine"
+    reason = native._use_build_folder({"folder": str(tmp_path / "nothing")}, [str(fake)])
+    assert "no compiled modules" in reason and "pip install -e ." in reason
+    assert native._use_build_folder({"compiler": "mypyc"}, [str(fake)]) == ""  # a regular install

@@ -1,4 +1,4 @@
-"""Output that reads right the first time (issue 15, point 5): plain ``ginsim``, the
+"""Output that reads right the first time: plain ``ginsim``, the
 game win rate in a ``--games`` round-robin's summary, one sweep row per value and
 opponent, the size line with duplicate games, METRICS.md spellings."""
 

@@ -1,4 +1,4 @@
-"""Charts (issue 4): every chart is a real image of the data, drawn from small real runs;
+"""Charts: every chart is a real image of the data, drawn from small real runs;
 the plotting functions are checked on the data they receive against summary.csv,
 ratings.csv and the hand log; report.md embeds them with relative links."""
 
@@ -109,7 +109,7 @@ EXPECTED = {
         "sweep_win_rate",
         "sweep_undercut_rate",
         "sweep_game_win_rate",
-        "sweep_points_per_game",  # game runs: points per game (issue 18)
+        "sweep_points_per_game",  # game runs: points per game
         "outcomes",
         "turns",
         "knock_deadwood",

@@ -1,4 +1,4 @@
-"""Ratings follow the figure that decides strength (issue 15): points per hand in hand
+"""Ratings follow the figure that decides strength: points per hand in hand
 mode, game wins in games mode, never bare hand-win counts."""
 
 from __future__ import annotations

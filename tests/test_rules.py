@@ -1434,7 +1434,7 @@ def test_r25_clock_runs_out_forfeits(slow_seat):
     res = play_hand(rules, strategies, deck_for(25), dealer=1, seeds=(1, 2))
     assert res.outcome == "forfeit" and res.forfeit_kind == "clock"
     assert res.forfeit_seat == slow_seat and res.winner == 1 - slow_seat
-    assert res.points == forfeit_points(rules)  # issue 15: a forfeit never pays
+    assert res.points == forfeit_points(rules)  # a forfeit never pays
     assert "clock" in res.forfeit_reason and "0.05" in res.forfeit_reason
 
 
@@ -1687,7 +1687,7 @@ def test_r26_forfeit_loses_the_game_whatever_the_score():
     last = game.hands[1]
     assert last.outcome == "forfeit" and last.forfeit_seat == 0 and last.forfeit_kind == "raised"
     assert game.winner == 1
-    # the forfeit scores for the opponent (issue 15) and ends the game at once
+    # the forfeit scores for the opponent and ends the game at once
     assert game.scores == (25, forfeit_points(DEFAULT))
 
 

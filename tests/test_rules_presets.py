@@ -1,4 +1,4 @@
-"""Rule presets and the rules of issue 18 (R27-R34): presets, undercut on ties, Oklahoma gin,
+"""Rule presets and the rule schools (R27-R34): presets, undercut on ties, Oklahoma gin,
 game scoring (boxes, game bonus, shutout), straight gin, game records and points_per_game.
 
 Each test names its rule id. The reference checks replay hands under every preset and test

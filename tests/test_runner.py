@@ -1,5 +1,5 @@
 """The tournament runner: determinism across jobs and chunk sizes, resume after a kill,
-folder safety, and bad input (issue 3)."""
+folder safety, and bad input."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Untrusted bots (issue 20): what a strategy can learn and what it can break.
+"""Untrusted bots: what a strategy can learn and what it can break.
 
 Each attack is a fixture strategy in tests/attacks/. A cheater that finds this hand's
 deck answers a marker and so forfeits with the marker in the log, which lets a test
@@ -36,7 +36,7 @@ SPECS = ("seed_inverter", "simple")
 
 
 def _old_strategy_seed(deal: int, key: int, copy: int, seat: int) -> int:
-    """How ginsim derived a seat's seed before issue 20 (a chain of bijections)."""
+    """How ginsim derived a seat's seed in earlier versions (a chain of bijections)."""
     return splitmix64(deal ^ splitmix64((key + 4 * copy + seat) & _M64))
 
 

@@ -1,4 +1,4 @@
-"""The run API (issue 16): ginsim.match/roundrobin/sweep/open_run and the Run they give."""
+"""The run API: ginsim.match/roundrobin/sweep/open_run and the Run they give."""
 
 from __future__ import annotations
 

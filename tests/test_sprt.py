@@ -1,4 +1,4 @@
-"""The sequential probability ratio test (issue 8): the LLR against hand calculations, the
+"""The sequential probability ratio test: the LLR against hand calculations, the
 decision and the hand log independent of --jobs, resume, outputs and bad --sprt text."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``ginsim validate`` and ginsim.testing (issue 16): the contract on any strategy."""
+"""``ginsim validate`` and ginsim.testing: the contract on any strategy."""
 
 from __future__ import annotations
 

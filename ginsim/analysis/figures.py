@@ -94,7 +94,7 @@ def analyze(folder: Path, digest: RunDigest | None = None) -> Analysis:
         heads = pairwise(sums, manifest.pairings, list(ratings["strategy"]), games=bool(manifest.games))
     sprt = None
     if manifest.stopped:
-        sprt = trace(folder, manifest.stopped)  # None for a test on hand wins (before issue 15)
+        sprt = trace(folder, manifest.stopped)  # None for a test on hand wins (in earlier versions)
         if not summary.empty:  # the test's figures go on the row of A, the tested strategy
             for name, value in summary_columns(manifest.stopped).items():
                 summary[name] = [value] + [None] * (len(summary) - 1)

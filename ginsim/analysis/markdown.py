@@ -291,7 +291,7 @@ def _sprt_text(s: dict[str, Any], pairing: PairingRecord | None = None) -> str:
     """The "Sequential test" section: decision, LLR and bounds, the points estimate, definitions."""
     a, b = (md_code(pairing.label_a), md_code(pairing.label_b)) if pairing else ("A", "B")
     if not is_points_test(s):
-        return f"SPRT on hand wins (a run from before issue 15): **{s.get('decision')}**."
+        return f"SPRT on hand wins (a run of an earlier version): **{s.get('decision')}**."
     lines = [
         f"SPRT of {a} against {b} ({s.get('hypotheses', '')}): **{s.get('decision')}** after "
         f"{s.get('hands', 0):,} hands ({s.get('pairs', 0):,} deal pairs, {s.get('chunks', 0):,} chunks).",

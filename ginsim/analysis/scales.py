@@ -1,4 +1,4 @@
-"""Colour and axis scales that one outlier strategy cannot flatten (issue 15).
+"""Colour and axis scales that one outlier strategy cannot flatten.
 
 A strategy far weaker (or stronger) than the rest, ``random`` in the built-in
 round-robin, would set a chart's scale by itself and leave every cell that matters near

@@ -1,7 +1,7 @@
 """Sequential probability ratio test (SPRT): stop a match as soon as the answer is known.
 
 The unit is a duplicate deal pair: one deck played twice with the seats swapped. The test
-is on points, the figure that decides strength in hand mode (docs/METRICS.md; issue 15):
+is on points, the figure that decides strength in hand mode (docs/METRICS.md):
 a pair's value ``x`` is A's net points per hand over its two hands (A the match's first
 strategy: + what A scored, − what B scored, a forfeit at its forfeit points), so the mean
 of ``x`` over pairs is A's ``points_per_hand`` against B.
@@ -239,7 +239,7 @@ class SPRT:
 
 
 def is_points_test(result: Mapping[str, Any]) -> bool:
-    """Whether a manifest's test is this one (runs from before issue 15 tested hand wins)."""
+    """Whether a manifest's test is this one (runs of earlier versions tested hand wins)."""
     return "p0" in result and "p1" in result
 
 
@@ -273,7 +273,7 @@ def read_chunk_counts(path: Path) -> np.ndarray:
 def trace(folder: Path, result: Mapping[str, Any]) -> pd.DataFrame | None:
     """The test after each chunk of a run folder, in chunk order: chunk, hands, pairs,
     llr, points, points_lo, points_hi (what the LLR chart and sprt.csv show); None for a
-    run whose test was on hand wins (before issue 15)."""
+    run whose test was on hand wins (in earlier versions)."""
     import pandas as pd
 
     if not is_points_test(result):
@@ -325,7 +325,7 @@ def summary_columns(result: Mapping[str, Any]) -> dict[str, Any]:
 def describe(result: Mapping[str, Any]) -> str:
     """The test's outcome in one line (terminal digest)."""
     if not is_points_test(result):
-        return f"SPRT on hand wins (a run from before issue 15): {result.get('decision', '')}"
+        return f"SPRT on hand wins (a run of an earlier version): {result.get('decision', '')}"
     return (
         f"SPRT ({result['hypotheses']}): {result['decision']} after {result['hands']:,} hands "
         f"({result['pairs']:,} deal pairs); LLR {result['llr']:.3f} in [{result['lower']:.3f}, "

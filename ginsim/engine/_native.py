@@ -12,16 +12,30 @@ any of them, makes the package load the sources instead when
   is never run; ``status()`` says so.
 
 ``status()`` says which form is running, for ``ginsim bench`` and run manifests.
+
+An editable install (``pip install -e .``) keeps its compiled modules out of the source
+folders, under ``build/editable`` of the checkout (setup.py); the build record names
+that folder, and this module puts it first on the package's path, so the compiled
+modules load from there. A regular install has them beside the installed sources.
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.util
 import json
 import os
 import sys
-from importlib.machinery import BYTECODE_SUFFIXES, SOURCE_SUFFIXES, FileFinder, SourceFileLoader, SourcelessFileLoader
+from collections.abc import MutableSequence
+from importlib.machinery import (
+    BYTECODE_SUFFIXES,
+    EXTENSION_SUFFIXES,
+    SOURCE_SUFFIXES,
+    FileFinder,
+    SourceFileLoader,
+    SourcelessFileLoader,
+)
 from pathlib import Path
 
 HOT = ("kernel", "cards", "melds", "layoff", "view", "hand", "play", "playout", "fastplay")
@@ -75,9 +89,40 @@ def _decide() -> str:
     return ""
 
 
+def _use_build_folder(record: dict[str, object], package_path: MutableSequence[str]) -> str:
+    """Load an editable install's compiled modules from the build folder its record names.
+
+    The shared library of the compiled group (``ginsim__mypyc``, a top-level module) is
+    loaded from there by hand, and the folder's copy of this package goes first on the
+    package's path. Returns why the sources must run instead, or "" when all is in place.
+    """
+    folder = record.get("folder")
+    if not isinstance(folder, str):
+        return ""  # a regular install: the compiled modules sit beside their sources
+    root = (_HERE.parent.parent / folder).resolve()
+    engine = root / "ginsim" / "engine"
+    shared = [root / f"ginsim__mypyc{suffix}" for suffix in EXTENSION_SUFFIXES]
+    found = [path for path in shared if path.is_file()]
+    if not engine.is_dir() or not found:
+        return f"no compiled modules in {root}; pip install -e . compiles again"
+    if "ginsim__mypyc" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("ginsim__mypyc", found[0])
+        if spec is None or spec.loader is None:
+            return f"cannot load {found[0]}"
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["ginsim__mypyc"] = module
+        spec.loader.exec_module(module)
+    if str(engine) not in package_path:
+        package_path.insert(0, str(engine))
+    return ""
+
+
+_PACKAGE_PATH: MutableSequence[str] = sys.modules["ginsim.engine"].__path__
 _REASON = _decide()
+if not _REASON:
+    _REASON = _use_build_folder(_build_record() or {}, _PACKAGE_PATH)
 if _REASON:
-    _load_sources(list(sys.modules["ginsim.engine"].__path__))
+    _load_sources(list(_PACKAGE_PATH))
 
 
 def compiled_modules() -> list[str]:

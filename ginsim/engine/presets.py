@@ -21,8 +21,8 @@ class Preset(NamedTuple):
 PRESETS: Final[dict[str, Preset]] = {
     "default": Preset(
         {},
-        "the seed rules: gin 20, undercut 10, knock at 10, game to 100",
-        "RULES.md R01-R26, from the two rule texts in seeds/",
+        "the rules of RULES.md: gin 20, undercut 10, knock at 10, game to 100",
+        "RULES.md R01-R26, from two online games' rule texts (A and B there)",
     ),
     "eaai": Preset(
         {"gin_bonus": 25, "undercut_bonus": 25},
@@ -44,18 +44,18 @@ PRESETS: Final[dict[str, Preset]] = {
         "gin 25, undercut 25, big gin 31, box 25, game bonus 100, a shutout doubles",
         "the usual modern American scoring, e.g. ginrummy.com/scoring.html (gin 25, undercut 25, big "
         "gin 6 over gin, box 25 per hand won, game bonus 100, a shutout doubles the hand points before "
-        "the boxes); issue 18",
+        "the boxes)",
     ),
     "classic": Preset(
         {"box_bonus": 20, "game_bonus": 100, "shutout": "flat", "shutout_bonus": 100},
         "gin 20, undercut 10, box 20, game bonus 100, shutout +100",
         "the older 20/10 scoring (e.g. onlinegambling.com's Gin Rummy scoring: gin 20, undercut 10, "
-        "ties undercut) with box 20, game bonus 100 and a flat shutout of 100 as issue 18 gives them",
+        "ties undercut) with box 20, game bonus 100 and a flat shutout of 100, as commonly played",
     ),
     "palace": Preset(
         {"gin_bonus": 25, "undercut_bonus": 20, "box_bonus": 10, "box_timing": "immediate"},
         "a popular app's: gin 25, undercut 20, boxes of 10 counted at once, no game or shutout bonus",
-        "the numbers issue 18 gives for the Gin Rummy Palace app (not checked against the app itself)",
+        "the numbers players give for the Gin Rummy Palace app (not checked against the app itself)",
     ),
 }
 """The presets by name, ``default`` first."""

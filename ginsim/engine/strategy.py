@@ -42,7 +42,13 @@ def overrides(cls: type, hook: str) -> bool:
 
 
 class Strategy:
-    """Base class of every strategy. Subclasses set ``name`` and override the decisions."""
+    """Base class of every strategy. Subclasses set ``name`` and override the decisions.
+
+    Parameters are keyword arguments of ``__init__`` with defaults, stored on the instance
+    under the same name (``threshold:knock_at=4`` builds ``Threshold(knock_at=4)``). Each
+    hand (each game, in game mode) gets fresh instances, and randomness comes only from
+    ``view.rng``, so a run replays from its seed.
+    """
 
     name: ClassVar[str] = ""
     description: ClassVar[str] = ""
@@ -60,12 +66,19 @@ class Strategy:
             DEFINED.setdefault(own, []).append(cls)
 
     def take_upcard(self, view: PlayerView) -> bool:
+        """Take the top of the discard pile (``view.upcard``)? Asked at the first-turn offer
+        and at every draw; False on a normal turn draws from the stock instead."""
         raise NotImplementedError
 
     def discard(self, view: PlayerView) -> Card:
+        """The card to discard: one of ``view.legal_discards()`` (never the upcard just
+        taken, unless the rules allow it). Anything else forfeits the hand."""
         raise NotImplementedError
 
     def knock(self, view: PlayerView) -> bool:
+        """Knock now? Asked only when the chosen discard (``view.discard_choice``) leaves
+        deadwood (``view.discard_deadwood``) within the hand's knock limit; gin is a knock
+        at 0. The default knocks whenever it may."""
         return True
 
     # optional hooks; the engine calls them only when a subclass overrides them

@@ -54,9 +54,10 @@ ATTRIBUTES: dict[str, tuple[str, str]] = {
 
 
 def _source(module: object) -> Path:
-    """The ``.py`` source of a module, whether it loaded compiled (``view.cpython-*.so``)."""
-    f = Path(getattr(module, "__file__", "") or "")
-    return f.with_name(f.name.split(".", 1)[0] + ".py")
+    """The ``.py`` source of an engine module, whether it loaded compiled (``view.cpython-*.so``,
+    beside its source or, in an editable install, under ``build/editable``)."""
+    name = str(getattr(module, "__name__", "")).rpartition(".")[2]
+    return Path(__file__).resolve().with_name(f"{name}.py")
 
 
 def _source_docs(path: Path, cls_name: str) -> dict[str, str]:

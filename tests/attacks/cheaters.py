@@ -1,4 +1,4 @@
-"""One cheater per route to hidden cards (issue 20). Each looks for this hand's deck on
+"""One cheater per route to hidden cards. Each looks for this hand's deck on
 its first decision and, if it finds it (checked against its own dealt cards), answers
 the marker (see attacks.common); otherwise it plays exactly like ``Honest``."""
 

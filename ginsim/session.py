@@ -272,7 +272,7 @@ class Run:
     def __repr__(self) -> str:
         m = self.manifest
         names = ", ".join(m.labels)
-        size = f"{m.hands} hands" if m.hands is not None else f"{m.games} games"
+        size = f"{m.hands} hands" if m.hands is not None else f"{m.games_played} games"
         return f"<Run {m.kind} of {names}: {size} per pairing, seed {m.seed}, in {self.folder}>"
 
     # -- life --------------------------------------------------------------------------

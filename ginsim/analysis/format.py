@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ginsim.run.records import Manifest, RunKind
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def fmt_rate(row: Any, name: str) -> str:
@@ -159,9 +162,22 @@ def _values_text(values: list[Any]) -> str:
 
 
 def games_size(m: Manifest) -> str:
-    """How many games a game-mode run plays per pairing, said right with duplicate deals:
-    the manifest's ``games`` counts deals, each played twice (seats swapped)."""
+    """How many games a game-mode run plays per pairing, said right with duplicate deals
+    (half as many deals, each played twice, seats swapped), in any run-folder format."""
     target = m.rules["target_score"]
+    played = m.games_played or 0
     if not m.duplicate:
-        return f"{m.games:,} games to {target} per pairing"
-    return f"{2 * (m.games or 0):,} games to {target} per pairing ({m.games:,} deals played twice, seats swapped)"
+        return f"{played:,} games to {target} per pairing"
+    return f"{played:,} games to {target} per pairing ({m.units:,} deals played twice, seats swapped)"
+
+
+def played_text(m: Manifest, summary: pd.DataFrame, asked: bool = True) -> str:
+    """What was played: the hands (and games) played in all, which a partial run or a game
+    run (hands per game vary) cannot say in advance, then (``asked``) the count per pairing."""
+    per = games_size(m) if m.games is not None else f"{m.hands:,} hands per pairing"
+    if m.duplicate and m.games is None:
+        per += f" ({m.units:,} deals played twice, seats swapped)"
+    hands = int(summary["hands"].sum()) // 2 if not summary.empty else 0  # a row for either side of a pairing
+    games = int(summary["games"].sum()) // 2 if "games" in summary and not summary.empty else None
+    done = f"{hands:,} hands" + (f" and {games:,} games" if games is not None else "")
+    return f"{done} in all" + (f"; {per}" if asked else "")

@@ -7,7 +7,17 @@ from __future__ import annotations
 from typing import Any
 
 from ginsim.analysis.figures import Analysis, matrix
-from ginsim.analysis.format import cell, games_size, md_code, md_points, md_rate, md_table, md_text, sweep_base
+from ginsim.analysis.format import (
+    cell,
+    games_size,
+    md_code,
+    md_points,
+    md_rate,
+    md_table,
+    md_text,
+    played_text,
+    sweep_base,
+)
 from ginsim.analysis.ratings import GAMES_MODEL, POINTS_MODEL
 from ginsim.analysis.sprt import as_float, is_points_test
 from ginsim.analysis.stats import RATE_FIGURES
@@ -75,6 +85,7 @@ def header_lines(a: Analysis) -> list[str]:
         f"- command: {md_code(m.command or '(library call)')}",
         f"- strategies: {', '.join(md_code(s.label) for s in m.strategies)}",
         f"- size: {size}, {dup}, master seed {m.seed}",
+        f"- played: {played_text(m, a.summary, asked=False)}",
         f"- rules: {rules}",
         f"- status: {m.status}, {a.chunks_done} of {a.chunks_total} chunks"
         + (

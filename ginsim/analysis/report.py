@@ -7,7 +7,7 @@ import pandas as pd
 
 from ginsim.analysis.figures import RATINGS, REPORT, SPRT_TRACE, SUMMARY, Analysis, matrix
 from ginsim.analysis.forfeits import forfeit_lines
-from ginsim.analysis.format import fmt_points, fmt_rate, num, text_table
+from ginsim.analysis.format import fmt_points, fmt_rate, num, played_text, text_table
 from ginsim.analysis.markdown import report_markdown
 from ginsim.analysis.ratings import GAMES_MODEL, POINTS_MODEL
 from ginsim.analysis.sprt import describe
@@ -34,6 +34,8 @@ def summary_rows(a: Analysis) -> list[dict[str, str]]:
         if "value" in a.summary:
             row[str(r.param) or "value"] = str(r.value)
         row["hands"] = f"{r.hands:,}"
+        if "games" in a.summary:  # games mode: the games played beside the hands
+            row["games"] = f"{int(r.games):,}"
         row["points_per_hand"] = fmt_points(r)
         for name in RATE_FIGURES:
             row[name] = fmt_rate(r, name)
@@ -56,7 +58,7 @@ def terminal_digest(a: Analysis) -> str:
         state = f"stopped by the sequential test after {a.chunks_done} of {a.chunks_total} chunks"
     else:
         state = "complete" if a.complete else f"{a.chunks_done}/{a.chunks_total} chunks"
-    out = [f"{m.kind} in {a.folder}  ({state})"]
+    out = [f"{m.kind} in {a.folder}  ({state})", "played: " + played_text(m, a.summary)]
     if m.clock:
         out.append("note: played with a clock (time_per_hand): results depend on the machine")
     if m.stopped:

@@ -12,7 +12,8 @@ Schema (top-level keys; the kind decides which of the "who" keys apply)::
     param = "knock_at"                                # sweep: its parameter
     values = "0:10"  or  [0, 2, 4]                    # sweep: START:STOP[:STEP] (inclusive) or a list
     vs = ["simple"]                                   # sweep: the opponents
-    hands = 100000  or  games = 2000                  # per pairing (exactly one)
+    hands = 100000  or  games = 2000                  # played per pairing (exactly one; with
+                                                      # duplicate deals, half as many deals twice)
     seed = 1                                          # default 0
     duplicate = true                                  # default true
     out = "results/knock_sweep"                       # default results/<file stem>

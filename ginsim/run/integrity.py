@@ -151,10 +151,20 @@ def _check(path: Path, games_file: Path, exp: Expected) -> str | None:
 _IDENTITY_FIELDS = ("kind", "rules", "seed", "hands", "games", "duplicate", "chunk")
 
 
-def units_per_pairing(hands: int | None, games: int | None, duplicate: bool) -> int:
+FORMAT = 2
+"""The run-folder format this ginsim writes (the manifest's ``format``). 2: ``hands`` and
+``games`` both count what is played per pairing (with duplicate deals, half as many deals
+or games, each played twice); 1 (no ``format`` key): ``games`` counted deals, so a game
+run with duplicate deals played twice the games it said."""
+
+
+def units_per_pairing(hands: int | None, games: int | None, duplicate: bool, format: int = FORMAT) -> int:
+    """Deals (hand mode) or games (game mode) per pairing, in run-folder ``format``."""
     if hands is not None:
         return math.ceil(hands / 2) if duplicate else hands
-    return games or 0
+    if format < 2:
+        return games or 0
+    return math.ceil((games or 0) / 2) if duplicate else games or 0
 
 
 def identity_problems(data: Mapping[str, Any]) -> list[str]:
@@ -189,7 +199,8 @@ def identity_problems(data: Mapping[str, Any]) -> list[str]:
             problems.append(f"{name}: {data.get(name)!r} here, {extra.get(name)!r} in identity")
     chunk = data["chunk"]
     if isinstance(chunk, int) and chunk > 0:
-        per = math.ceil(units_per_pairing(data["hands"], data["games"], data["duplicate"]) / chunk)
+        units = units_per_pairing(data["hands"], data["games"], data["duplicate"], data.get("format", 1))
+        per = math.ceil(units / chunk)
         if data["chunks"] != per * len(pairings):
             problems.append(f"chunks: {data['chunks']} where the plan makes {per * len(pairings)}")
     else:

@@ -112,6 +112,7 @@ class Manifest:
     reproducible: bool = True  # False when an outside player's randomness could not be seeded
     preset: str = "default"  # the rule preset the rules start from (R27)
     isolate: bool = False  # tournament mode: strategies in their own processes, decks mixed with the run's secret
+    format: int = 1  # the run-folder format (integrity.FORMAT); absent in folders of format 1
 
     @property
     def labels(self) -> list[str]:
@@ -124,7 +125,14 @@ class Manifest:
     @property
     def units(self) -> int:
         """Deals (hand mode) or games (game mode) per pairing."""
-        return integrity.units_per_pairing(self.hands, self.games, self.duplicate)
+        return integrity.units_per_pairing(self.hands, self.games, self.duplicate, self.format)
+
+    @property
+    def games_played(self) -> int | None:
+        """Games played per pairing (game mode), whatever the folder's format."""
+        if self.games is None:
+            return None
+        return self.units * (2 if self.duplicate else 1)
 
     @property
     def target_score(self) -> int:
@@ -134,7 +142,7 @@ class Manifest:
         d: dict[str, Any] = {}
         for f in fields(self):
             v = getattr(self, f.name)
-            if f.name in _OPTIONAL and not v:
+            if (f.name in _OPTIONAL and not v) or (f.name == "format" and v == 1):
                 continue  # absent keys stay absent, as manifests always had them
             if f.name in ("strategies", "pairings"):
                 v = [x.to_dict() for x in v]
@@ -226,10 +234,12 @@ _SCHEMA: dict[str, tuple[tuple[type, ...], bool]] = {
     "reproducible": ((bool,), False),
     "preset": ((str,), False),
     "isolate": ((bool,), False),
+    "format": ((int,), False),
 }
 _OPTIONAL = {"isolate", "param", "base", "resumed", "sessions", "stopped", "elapsed_s"}
 _KEY_ORDER = [
     "ginsim",
+    "format",
     "command",
     "kind",
     "started",

@@ -135,8 +135,8 @@ class RunPlan:
     pairings: tuple[Pairing, ...]
     rules: Rules
     seed: int
-    hands: int | None  # hands per pairing (single-hand mode)
-    games: int | None  # games per pairing (game mode)
+    hands: int | None  # hands played per pairing (single-hand mode)
+    games: int | None  # games played per pairing (game mode)
     duplicate: bool
     chunk: int  # deals (or games) per chunk
     swept: SweptParam | None = None  # sweeps only
@@ -154,10 +154,11 @@ class RunPlan:
 
     @property
     def units(self) -> int:
-        """Deals (hand mode) or games (game mode) per pairing."""
+        """Deals (hand mode) or games (game mode) per pairing: with duplicate deals each
+        is played twice, so half the hands (games) counted."""
         n = self.hands if self.hands is not None else self.games
         assert n is not None
-        return math.ceil(n / 2) if self.duplicate and self.hands is not None else n
+        return math.ceil(n / 2) if self.duplicate else n
 
     @property
     def mode(self) -> str:
@@ -212,6 +213,24 @@ def check_counts(hands: int | None, games: int | None) -> None:
         raise RunError.about(
             count + " {n}: at most {most:,} per pairing (split a bigger study into runs by seed)", n=n, most=MAX_COUNT
         )
+
+
+def even_counts(
+    hands: int | None, games: int | None, duplicate: bool, note: Callable[[str], None] | None = None
+) -> tuple[int | None, int | None]:
+    """``hands`` and ``games`` with an odd count rounded up to whole pairs when deals are
+    played twice (``note`` is told what is played instead)."""
+    if not duplicate:
+        return hands, games
+    if hands is not None and hands % 2:
+        hands += 1
+        if note is not None:
+            note(f"note: duplicate deals come in pairs: playing {hands:,} hands per pairing")
+    if games is not None and games % 2:
+        games += 1
+        if note is not None:
+            note(f"note: duplicate deals come in pairs: playing {games:,} games per pairing")
+    return hands, games
 
 
 def default_chunk(
@@ -351,17 +370,15 @@ def plan_run(
     isolate: bool = False,
 ) -> RunPlan:
     """The plan of a match, round-robin or sweep; 10,000 hands when neither ``hands``
-    nor ``games`` is given; an odd hand count with duplicate deals is rounded up to whole
+    nor ``games`` is given. Both count what is played per pairing: with duplicate deals,
+    half as many deals (games) each played twice, so an odd count is rounded up to whole
     pairs (``note`` is told). ``isolate`` (tournament mode): specs that import outside
     code are checked in processes of their own (ginsim.run.speccheck), and the plan is
     tournament mode's. RunError naming the parameter at fault."""
     if hands is None and games is None:
         hands = 10_000
     check_counts(hands, games)
-    if hands is not None and duplicate and hands % 2:
-        hands += 1
-        if note is not None:
-            note(f"note: duplicate deals come in pairs: playing {hands} hands per pairing")
+    hands, games = even_counts(hands, games, duplicate, note)
     kw: dict[str, Any] = {"rules": rules, "seed": seed, "hands": hands, "games": games}
     kw.update(duplicate=duplicate, chunk=chunk, isolate=isolate)
     match run:
@@ -392,8 +409,9 @@ def _plan(
         raise RunError(f"{len(pairings)} pairings: a run holds at most {MAX_PAIRINGS:,}")
     if seed < 0 or seed >= 2**63:
         raise RunError.about("{seed} must be a whole number from 0 to 2**63-1, not {n}", n=seed)
-    units = (math.ceil(hands / 2) if duplicate else hands) if hands is not None else games
-    assert units is not None
+    n = hands if hands is not None else games
+    assert n is not None
+    units = math.ceil(n / 2) if duplicate else n
     if chunk is None:
         fast = fast_policies_only(pairings, rules, isolate)
         chunk = default_chunk(units, duplicate=duplicate, games=games is not None, fast=fast, pairings=len(pairings))

@@ -30,7 +30,7 @@ from ginsim.errors import GinsimError, Interrupted, RunError
 from ginsim.outside import manifest_fields
 from ginsim.run import lock
 from ginsim.run.atomic import TMP_MARK, describe_os_error, make_dir
-from ginsim.run.integrity import SUMS_DIR, parse_chunk_name, run_key
+from ginsim.run.integrity import FORMAT, SUMS_DIR, parse_chunk_name, run_key
 from ginsim.run.interrupt import sigterm_as_interrupt
 from ginsim.run.options import Engine
 from ginsim.run.plan import RunPlan
@@ -147,6 +147,14 @@ def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[Manifest
 
 
 def _check_same_run(plan: RunPlan, out: Path, manifest: Manifest, identity: dict[str, Any]) -> None:
+    if manifest.format < FORMAT:  # its counts meant something else: resuming would mix two meanings
+        raise RunError.about(
+            "{out} {path} was written when {games} counted deals (run-folder format {old}, now {new}: "
+            "{hands} and {games} count what is played); it cannot be resumed: use another {out}",
+            path=out,
+            old=manifest.format,
+            new=FORMAT,
+        )
     if manifest.identity != identity:
         old_preset = manifest.preset
         if old_preset != plan.rules.preset:  # R27: a run folder keeps its preset
@@ -210,6 +218,7 @@ def _new_manifest(plan: RunPlan, identity: dict[str, Any], opts: RunOptions) -> 
         param=plan.swept.param if plan.swept is not None else None,
         base=plan.swept.base if plan.swept is not None else None,
         isolate=plan.isolate,
+        format=FORMAT,
     )
 
 

@@ -84,7 +84,7 @@ def analyze(folder: Path, digest: RunDigest | None = None) -> Analysis:
     if manifest.games:
         summary = add_game_figures(summary, files)  # points_per_game (METRICS.md)
     if not summary.empty:
-        summary = _ordered(summary)
+        summary = _ordered(summary, grid_params(manifest))
     ratings = None
     if manifest.kind == RunKind.ROUNDROBIN and sums:
         names = [s.label for s in manifest.strategies]
@@ -100,10 +100,17 @@ def analyze(folder: Path, digest: RunDigest | None = None) -> Analysis:
     return Analysis(folder, manifest, summary, ratings, len(files), total, sprt, lost, digest)
 
 
-def _ordered(summary: pd.DataFrame) -> pd.DataFrame:
+def grid_params(m: Manifest) -> list[str]:
+    """A grid sweep's parameters (``param`` lists them joined by commas); [] otherwise."""
+    if m.kind != RunKind.SWEEP or not m.param or "," not in m.param:
+        return []
+    return m.param.split(",")
+
+
+def _ordered(summary: pd.DataFrame, grid: list[str]) -> pd.DataFrame:
     cols = ["strategy", "opponent"]
     if "param" in summary:
-        cols += ["param", "value"]
+        cols += ["param", "value", *grid]
     cols.append("hands")
     if "games" in summary:
         cols.append("games")

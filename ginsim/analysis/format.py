@@ -116,11 +116,12 @@ def md_points(r: Any, name: str = "points_per_hand", digits: int = 3) -> str:
 
 
 def sweep_base(m: Manifest) -> str:
-    """The swept strategy without the swept parameter: ``threshold`` for a knock_at sweep."""
+    """The swept strategy without the swept parameters: ``threshold`` for a knock_at sweep."""
     if not m.pairings:
         return "the swept strategy"
     name, _, params = str(m.pairings[0].label_a).partition(":")
-    keep = [kv for kv in params.split(",") if kv and not kv.startswith(f"{m.param}=")]
+    swept = tuple(f"{n}=" for n in str(m.param).split(","))
+    keep = [kv for kv in params.split(",") if kv and not kv.startswith(swept)]
     return name + (":" + ",".join(keep) if keep else "")
 
 
@@ -131,9 +132,17 @@ def describe_run(manifest: Manifest, complete: bool = True) -> str:
     if m.kind == RunKind.MATCH and pairings:
         who = f"{pairings[0].label_a} vs {pairings[0].label_b}"
     elif m.kind == RunKind.SWEEP and pairings:
-        values = list(dict.fromkeys(p.value for p in pairings))
         opponents = ", ".join(dict.fromkeys(p.label_b for p in pairings))
-        who = f"{sweep_base(m)}, {m.param} = {_values_text(values)} vs {opponents}"
+        if isinstance(pairings[0].value, list):  # a grid: each parameter's values
+            names = str(m.param).split(",")
+            axes = [list(dict.fromkeys(p.value[i] for p in pairings)) for i in range(len(names))]
+            grid = " × ".join(f"{n} ({_values_text(v)})" for n, v in zip(names, axes, strict=True))
+            who = f"{sweep_base(m)}, {grid} vs {opponents}"
+        else:
+            values = list(dict.fromkeys(p.value for p in pairings))
+            who = f"{sweep_base(m)}, {m.param} = {_values_text(values)} vs {opponents}"
+    elif m.kind == RunKind.GAUNTLET and pairings:
+        who = f"{pairings[0].label_a} against " + ", ".join(p.label_b for p in pairings)
     else:
         who = f"round-robin of {len(m.strategies)} strategies"
     stopped = m.stopped if m.status == "stopped" else None

@@ -88,6 +88,8 @@ def terminal_digest(a: Analysis) -> str:
     else:
         if m.kind == RunKind.SWEEP and "value" in a.summary:  # the swept side only, not both mirrored rows
             rows = [row for row, v in zip(rows, a.summary["value"], strict=True) if str(v) != ""]
+        if m.kind == RunKind.GAUNTLET and m.pairings:  # the candidate's side only
+            rows = [row for row in rows if row["strategy"] == m.pairings[0].label_a]
         cols = [c for c in rows[0]] if rows else None
         drop = ("undercuts_made_rate", "draw_rate", "mean_knock_deadwood", "mean_turns")
         keep = [c for c in (cols or []) if c not in drop]

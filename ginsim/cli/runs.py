@@ -17,7 +17,7 @@ from ginsim.cli.options import (
     run_engine,
     run_options,
 )
-from ginsim.run.describe import MatchRun, RoundRobinRun, RunDescription, SweepRun
+from ginsim.run.describe import GauntletRun, MatchRun, RoundRobinRun, RunDescription, SweepRun
 
 
 def _start_run(run: RunDescription, kw: dict[str, Any], sprt: str | None = None) -> None:
@@ -92,21 +92,43 @@ def roundrobin(strategies: tuple[str, ...], **kw: Any) -> None:
 @click.argument("strategy")
 @click.option(
     "--param",
+    "params",
+    multiple=True,
     required=True,
     metavar="NAME=START:STOP[:STEP] | NAME=v1,v2,...",
-    help="The parameter to sweep (inclusive range or list).",
+    help="A parameter to sweep (inclusive range or list); several make the grid of every combination.",
 )
 @click.option("--vs", "versus", multiple=True, required=True, metavar="STRATEGY", help="An opponent (repeatable).")
 @run_options
-def sweep(strategy: str, param: str, versus: tuple[str, ...], **kw: Any) -> None:
-    """Sweep one strategy parameter over a range against fixed opponents.
+def sweep(strategy: str, params: tuple[str, ...], versus: tuple[str, ...], **kw: Any) -> None:
+    """Sweep strategy parameters over ranges against fixed opponents: one --param draws a
+    line per opponent, two draw a heatmap over the grid, more a table in report.md.
 
     \b
     Examples:
       ginsim sweep threshold --param knock_at=0:10 --vs simple
       ginsim sweep threshold --param knock_at=0:10:2 --vs simple --vs random --games 2000
+      ginsim sweep aware --param late_knock_at=2,6 --param late_turn=10,15,20 --vs simple
     """
-    _start_run(SweepRun(strategy, param, versus), kw)
+    _start_run(SweepRun(strategy, params[0], versus, params[1:]), kw)
+
+
+@click.command()
+@click.argument("candidate")
+@click.argument("opponents", nargs=-1, required=True)
+@click.option("--vs", "vs_marker", is_flag=True, help="Before the opponents, for reading: CANDIDATE --vs A B C.")
+@run_options
+def gauntlet(candidate: str, opponents: tuple[str, ...], vs_marker: bool, **kw: Any) -> None:
+    """Play CANDIDATE against each of the opponents (and them against nobody else); the
+    report shows the candidate's figures against each one.
+
+    \b
+    Examples:
+      ginsim gauntlet my_bot.py:MyBot --vs simple aware sampler --hands 20000
+      ginsim gauntlet threshold:knock_at=6 --vs simple random --games 1000
+    """
+    del vs_marker  # only for reading: the opponents are the arguments after the candidate
+    _start_run(GauntletRun(candidate, opponents), kw)
 
 
 @click.command()
@@ -180,4 +202,4 @@ def run(
     )
 
 
-COMMANDS = [match, roundrobin, sweep, run, report]
+COMMANDS = [match, roundrobin, sweep, gauntlet, run, report]

@@ -22,6 +22,7 @@ class RunKind(StrEnum):
     MATCH = "match"
     ROUNDROBIN = "roundrobin"
     SWEEP = "sweep"
+    GAUNTLET = "gauntlet"  # one candidate against each of a list of opponents
 
 
 class RunStatus(StrEnum):

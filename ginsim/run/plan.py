@@ -17,8 +17,9 @@ from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
 from ginsim.errors import RunError
-from ginsim.run.describe import MatchRun, RoundRobinRun, RunDescription, SweepRun
+from ginsim.run.describe import GauntletRun, MatchRun, RoundRobinRun, RunDescription, SweepRun
 from ginsim.run.options import Engine
+from ginsim.run.params import param_grid
 from ginsim.run.records import PairingRecord, RunKind
 from ginsim.run.seeding import text_key
 from ginsim.run.speccheck import check_together, parse_specs
@@ -275,86 +276,66 @@ def plan_roundrobin(names: list[str], isolate: bool = False, **kw: Any) -> RunPl
     return _plan(RunKind.ROUNDROBIN, tuple(pairings), isolate=isolate, **kw)
 
 
-def parse_param_range(text: str) -> tuple[str, list[Any]]:
-    """``knock_at=0:10[:step]`` (inclusive) or ``knock_at=1,4,7`` as (name, values)."""
-    name, sep, rng = text.partition("=")
-    name = name.strip()
-    if not sep or not name or not rng.strip():
-        raise RunError.about("{param}: expected NAME=START:STOP[:STEP] or NAME=v1,v2,..., not {text!r}", text=text)
-    rng = rng.strip()
-    if ":" in rng:
-        parts = rng.split(":")
-        if len(parts) not in (2, 3):
-            raise RunError.about("{param} {text!r}: a range is START:STOP or START:STOP:STEP", text=text)
-        try:
-            nums = [_number(p) for p in parts]
-        except ValueError:
-            raise RunError.about("{param} {text!r}: range bounds must be numbers", text=text) from None
-        start, stop = nums[0], nums[1]
-        step = nums[2] if len(nums) == 3 else 1
-        if step <= 0:
-            raise RunError.about("{param} {text!r}: the step must be positive", text=text)
-        if stop < start:
-            raise RunError.about("{param} {text!r}: STOP is below START", text=text)
-        values: list[Any] = []
-        k = 0
-        while True:
-            v = start + k * step
-            if v > stop + 1e-9 * abs(step):
-                break
-            values.append(round(v, 10) if isinstance(v, float) else v)
-            k += 1
-            if k > 10_000:
-                raise RunError.about("{param} {text!r}: more than 10000 values", text=text)
-        return name, values
-    items = [p.strip() for p in rng.split(",")]
-    if any(not p for p in items):
-        raise RunError.about("{param} {text!r}: empty value in the list", text=text)
-    return name, items
-
-
-def _number(text: str) -> int | float:
-    t = text.strip()
-    try:
-        return int(t)
-    except ValueError:
-        return float(t)
-
-
-def plan_sweep(strategy: str, param: str, versus: list[str], isolate: bool = False, **kw: Any) -> RunPlan:
+def plan_sweep(
+    strategy: str, param: str, versus: list[str], isolate: bool = False, also: Sequence[str] = (), **kw: Any
+) -> RunPlan:
+    """A sweep of ``param`` (``NAME=...``, as ``--param``), or with ``also`` the grid of
+    every combination of the parameters' values, each against every one of ``versus``.
+    A grid's pairings keep the parameters' names joined by commas in ``param`` and the
+    combination's values as a list in ``value``."""
     if not versus:
         raise RunError.about("a sweep needs at least one opponent: {vs}")
-    name, values = parse_param_range(param)
+    names, combos = param_grid([param, *also])
     base = parse_specs([strategy], isolate)[0]
     defaults = base.defaults()
-    if name not in defaults:
-        known = ", ".join(defaults) or "none"
-        raise RunError.about(
-            "{param}: {label} has no parameter {name!r} (parameters: {known})", label=base.label, name=name, known=known
-        )
+    for name in names:
+        if name not in defaults:
+            known = ", ".join(defaults) or "none"
+            raise RunError.about(
+                "{param}: {label} has no parameter {name!r} (parameters: {known})",
+                label=base.label,
+                name=name,
+                known=known,
+            )
     opponents = parse_specs(versus, isolate)
     for i, o in enumerate(opponents):
         if o.canonical in [x.canonical for x in opponents[:i]]:
             raise RunError.about("{vs} {opponent!r} is listed twice", opponent=versus[i])
     pairings = []
-    seen: dict[str, Any] = {}
-    swept = None
-    if base.facts is not None:  # checked in its own process (tournament mode): so are its values
-        swept = check_together([base.with_params({name: v}).text for v in values])
-    for i, v in enumerate(values):
-        spec = swept[i] if swept is not None else base.with_params({name: v})
+    seen: dict[str, str] = {}
+    texts = [base.with_params(dict(zip(names, combo, strict=True))).text for combo in combos]
+    swept = check_together(texts) if base.facts is not None else None  # checked in its own process
+    for i, combo in enumerate(combos):
+        spec = swept[i] if swept is not None else base.with_params(dict(zip(names, combo, strict=True)))
+        said = ", ".join(f"{n}={v}" for n, v in zip(names, combo, strict=True))
         if spec.canonical in seen:
             raise RunError.about(
-                "{param}: {name}={v} is the same value as {name}={w} (listed twice)",
-                name=name,
-                v=v,
-                w=seen[spec.canonical],
+                "{param}: {said} is the same value as {other} (listed twice)", said=said, other=seen[spec.canonical]
             )
-        seen[spec.canonical] = v
+        seen[spec.canonical] = said
+        value: Any = spec.params[names[0]] if len(names) == 1 else [spec.params[n] for n in names]
         for opp in opponents:
             la, lb = _labels([spec, opp])
-            pairings.append(Pairing(len(pairings), spec, opp, la, lb, name, spec.params[name]))
-    return _plan(RunKind.SWEEP, tuple(pairings), swept=SweptParam(name, base.canonical), isolate=isolate, **kw)
+            pairings.append(Pairing(len(pairings), spec, opp, la, lb, ",".join(names), value))
+    param_name = ",".join(names)
+    return _plan(RunKind.SWEEP, tuple(pairings), swept=SweptParam(param_name, base.canonical), isolate=isolate, **kw)
+
+
+def plan_gauntlet(candidate: str, versus: list[str], isolate: bool = False, **kw: Any) -> RunPlan:
+    """``candidate`` against each of ``versus``, one pairing each (the candidate is side a)."""
+    if not versus:
+        raise RunError.about("a gauntlet needs at least one opponent: {vs}")
+    specs = parse_specs([candidate, *versus], isolate)
+    canon = [s.canonical for s in specs]
+    for i, c in enumerate(canon):
+        if c in canon[:i]:
+            who = "the candidate" if canon.index(c) == 0 else repr(versus[i - 1])
+            raise RunError.about("{vs} {opponent!r} is listed twice (as {who})", opponent=versus[i - 1], who=who)
+    labels = _labels(specs)
+    pairings = tuple(
+        Pairing(i, specs[0], s, labels[0], lab) for i, (s, lab) in enumerate(zip(specs[1:], labels[1:], strict=True))
+    )
+    return _plan(RunKind.GAUNTLET, pairings, isolate=isolate, **kw)
 
 
 def plan_run(
@@ -386,9 +367,11 @@ def plan_run(
             return plan_match(a, b, **kw)
         case RoundRobinRun(strategies):
             return plan_roundrobin(list(strategies), **kw)
-        case SweepRun(strategy, param, versus):
-            return plan_sweep(strategy, param, list(versus), **kw)
-    raise RunError(f"not a run's description: {run!r:.60} (a MatchRun, RoundRobinRun or SweepRun)")
+        case SweepRun(strategy, param, versus, also):
+            return plan_sweep(strategy, param, list(versus), also=also, **kw)
+        case GauntletRun(candidate, versus):
+            return plan_gauntlet(candidate, list(versus), **kw)
+    raise RunError(f"not a run's description: {run!r:.60} (a MatchRun, RoundRobinRun, SweepRun or GauntletRun)")
 
 
 def _plan(

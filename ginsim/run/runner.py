@@ -34,6 +34,7 @@ from ginsim.run.integrity import FORMAT, SUMS_DIR, parse_chunk_name, run_key
 from ginsim.run.interrupt import sigterm_as_interrupt
 from ginsim.run.options import Engine
 from ginsim.run.plan import RunPlan
+from ginsim.run.progress import make_progress
 from ginsim.run.records import (
     FORFEITS_DIR,
     GAMES_DIR,
@@ -384,7 +385,7 @@ def _play(plan: RunPlan, folder: Path, opts: RunOptions, manifest: Manifest, res
     copies = plan.hands_per_unit() if plan.mode == "hands" else (2 if plan.duplicate else 1)
     total_units = plan.units * len(plan.pairings)
     unit_name = "hands" if plan.mode == "hands" else "games"
-    progress = _progress(total_units * copies, tasks.done_units * copies, unit_name, opts.quiet)
+    progress = make_progress(total_units * copies, tasks.done_units * copies, unit_name, opts.quiet)
     start = time.perf_counter()
     stopped = None
     manifest.stopped = None  # a resumed run's sequential test is evaluated afresh
@@ -475,28 +476,3 @@ def _discard(folder: Path, created: bool) -> None:
         (folder / MANIFEST).unlink(missing_ok=True)
     except OSError:
         pass
-
-
-class _NoProgress:
-    def update(self, n: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def _progress(total: int, initial: int, unit: str, quiet: bool) -> Any:
-    if quiet or not sys.stderr.isatty():
-        return _NoProgress()
-    from tqdm import tqdm
-
-    return tqdm(
-        total=total,
-        initial=initial,
-        unit=unit[:-1],
-        unit_scale=True,
-        dynamic_ncols=True,
-        smoothing=0.1,
-        desc="playing",
-        file=sys.stderr,
-    )

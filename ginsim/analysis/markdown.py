@@ -214,6 +214,7 @@ def report_markdown(a: Analysis) -> str:
         rows.append(row)
     out += [md_table(header, rows), ""]
     out += _embed(charts, ("outcomes", "knock_deadwood", "turns"), fill)
+    out += _thinking_section(a)
     out += [
         "Files: `summary.csv` (these figures, intervals as `<name>_lo`/`<name>_hi`), "
         + ("`ratings.csv`, " if a.ratings is not None else "")
@@ -241,6 +242,23 @@ def _forfeit_section(a: Analysis) -> list[str]:
         md_table(["strategy", "forfeits", "first reason", "hands (first ones)"], rows),
         "",
     ]
+
+
+def _thinking_section(a: Analysis) -> list[str]:
+    """Each timed strategy's time per decision, marked as this machine's."""
+    if a.thinking is None:
+        return []
+    rows = [
+        [md_code(r.strategy), f"{int(r.think_decisions):,}", f"{r.think_mean_us:,.1f}", f"{r.think_p99_us:,.1f}"]
+        for r in a.thinking.itertuples(index=False)
+    ]
+    intro = (
+        "Wall time per decision (`take_upcard`, `discard`, `knock`) in microseconds, over every pairing "
+        "(docs/METRICS.md). **Machine-dependent**: measured on the machine that played, under its load; "
+        "the fast path's built-ins are not timed."
+    )
+    header = ["strategy", "decisions", "mean (µs)", "99th percentile (µs)"]
+    return ["## Thinking time", "", intro, "", md_table(header, rows), ""]
 
 
 def _gauntlet_table(a: Analysis) -> list[str]:

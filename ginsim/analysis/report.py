@@ -3,27 +3,62 @@ sprt.csv, report.md (ginsim.analysis.markdown) and the text printed after a run.
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pandas as pd
 
-from ginsim.analysis.figures import RATINGS, REPORT, SPRT_TRACE, SUMMARY, Analysis, matrix
+from ginsim.analysis.figures import RATINGS, REPORT, SPRT_TRACE, SUMMARY, SUMMARY_JSON, Analysis, matrix
 from ginsim.analysis.forfeits import forfeit_lines
 from ginsim.analysis.format import fmt_points, fmt_rate, num, played_text, text_table
 from ginsim.analysis.markdown import report_markdown
 from ginsim.analysis.ratings import GAMES_MODEL, POINTS_MODEL
 from ginsim.analysis.sprt import describe
 from ginsim.analysis.stats import RATE_FIGURES
+from ginsim.analysis.thinking import NOTE as THINK_NOTE
 from ginsim.run.atomic import write_atomic, write_text_atomic
 from ginsim.run.records import RunKind, forfeit_note
 
 
 def write_tables(a: Analysis) -> None:
-    """summary.csv, ratings.csv (round-robins) and report.md, each written atomically
-    (a failure to write is one line naming the file)."""
+    """summary.csv, summary.json, ratings.csv (round-robins) and report.md, each written
+    atomically (a failure to write is one line naming the file)."""
     tables = [(SUMMARY, a.summary), (RATINGS, a.ratings), (SPRT_TRACE, a.sprt)]
     for name, table in tables:
         if table is not None:
             write_atomic(a.folder / name, lambda tmp, t=table: t.to_csv(tmp, index=False, float_format="%.6g"))
+    write_text_atomic(a.folder / SUMMARY_JSON, json.dumps(summary_json(a), indent=1, allow_nan=False) + "\n")
     write_text_atomic(a.folder / REPORT, report_markdown(a))
+
+
+def _records(table: pd.DataFrame | None) -> list[dict[str, Any]] | None:
+    """A table as JSON objects, one per row; a missing value is null."""
+    if table is None:
+        return None
+    return list(json.loads(table.to_json(orient="records", double_precision=10)))
+
+
+def summary_json(a: Analysis) -> dict[str, Any]:
+    """summary.json: what was played (from the manifest) and the summary's rows (every
+    column of summary.csv), with the ratings of a round-robin; missing values are null."""
+    m = a.manifest
+    run = {
+        "kind": str(m.kind),
+        "status": str(m.status),
+        "complete": a.complete,
+        "chunks": {"done": a.chunks_done, "total": a.chunks_total},
+        "strategies": m.labels,
+        "seed": m.seed,
+        "preset": m.preset,
+        "rules_differ": m.rules_differ,
+        "hands": m.hands,
+        "games": m.games,
+        "duplicate": m.duplicate,
+        "played": played_text(m, a.summary, asked=False),
+        "ginsim": m.ginsim,
+    }
+    thinking = {"note": THINK_NOTE, "strategies": _records(a.thinking)} if a.thinking is not None else None
+    return {"run": run, "summary": _records(a.summary), "ratings": _records(a.ratings), "thinking": thinking}
 
 
 def summary_rows(a: Analysis) -> list[dict[str, str]]:
@@ -95,10 +130,26 @@ def terminal_digest(a: Analysis) -> str:
         keep = [c for c in (cols or []) if c not in drop]
         out.append("")
         out.append(text_table(rows, keep))
+    if a.thinking is not None:
+        out.append(f"\nthinking time per decision ({THINK_NOTE})")
+        out.append(text_table(thinking_rows(a.thinking)))
     if note := forfeit_note(a.folder):
         out.append(f"\n{note}")
-    out.append(f"\nwrote {a.folder / 'summary.csv'} and {a.folder / 'report.md'}")
+    out.append(f"\nwrote {a.folder / 'summary.csv'}, summary.json and report.md")
     return "\n".join(out)
+
+
+def thinking_rows(table: pd.DataFrame) -> list[dict[str, str]]:
+    """The thinking-time table as display strings (microseconds, or ms past 10,000 µs)."""
+
+    def t(us: float) -> str:
+        return f"{us / 1000:,.1f} ms" if us >= 10_000 else f"{us:,.1f} µs"
+
+    return [
+        {"strategy": r.strategy, "decisions": f"{int(r.think_decisions):,}", "mean": t(r.think_mean_us),
+         "99th percentile": t(r.think_p99_us)}
+        for r in table.itertuples(index=False)
+    ]  # fmt: skip
 
 
 def matrix_text(a: Analysis, figure: str) -> str:

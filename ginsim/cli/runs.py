@@ -14,8 +14,10 @@ from ginsim.cli.options import (
     isolate_options,
     jobs_option,
     output_options,
+    rules_options,
     run_engine,
     run_options,
+    seed_option,
 )
 from ginsim.run.describe import GauntletRun, MatchRun, RoundRobinRun, RunDescription, SweepRun
 
@@ -153,6 +155,8 @@ def report(folder: Path, quiet: bool) -> None:
 @jobs_option
 @click.option("--hands", type=int, default=None, help="Play N hands per pairing instead (a quick try; own folder).")
 @click.option("--games", type=int, default=None, help="Play N games per pairing instead (a quick try; own folder).")
+@seed_option("Use this master seed instead of the file's (own folder: <out>-seed<S>).", default=None)
+@rules_options
 @backend_options
 @output_options
 @isolate_options
@@ -162,6 +166,9 @@ def run(
     jobs: int | None,
     hands: int | None,
     games: int | None,
+    seed: int | None,
+    rules_file: str | None,
+    rule_options: tuple[str, ...],
     backend: str,
     scheduler: str | None,
     plots: bool,
@@ -175,12 +182,14 @@ def run(
     The file names the kind (match, roundrobin, sweep), the strategies, hands or games,
     seed, rules and output folder (default results/<file name>). Rerun it to resume.
     With --hands or --games the run goes to <out>-hands<N> (or -games<N>), so a quick
-    try never collides with the full run.
+    try never collides with the full run; likewise --seed (<out>-seed<S>) and --rules or
+    --rule (<out>-rules-<name>), which replace the file's seed and rules.
 
     \b
     Examples:
       ginsim run experiments/knock_sweep.toml
       ginsim run experiments/roundrobin_builtins.toml --hands 2000 --jobs 2
+      ginsim run experiments/knock_sweep.toml --seed 7 --rules eaai
     """
     from ginsim.api import run_experiment
 
@@ -199,6 +208,9 @@ def run(
         isolate=isolate,
         decision_limit=decision_limit,
         engine=run_engine(),
+        seed=seed,
+        rules=rules_file,
+        rule_options=rule_options,
     )
 
 

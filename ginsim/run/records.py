@@ -40,6 +40,7 @@ from ginsim.run.manifest import (
     write_json_atomic,
     write_manifest,
 )
+from ginsim.run.timing import read_timing, summarize_timing, timing_path, write_timing
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -52,6 +53,8 @@ __all__ = [  # the manifest's names are part of the run-folder format (ginsim.ru
     "RunStatus",
     "StrategyRecord",
     "read_manifest",
+    "read_timing",
+    "summarize_timing",
     "write_json_atomic",
     "write_manifest",
 ]
@@ -247,7 +250,7 @@ def run_in_progress(folder: Path) -> str | None:
 
 def remove_chunk(path: Path) -> None:
     """Delete a chunk's files (hand file, checksum record, game and forfeit files): it is played again."""
-    for f in (path, integrity.sum_path(path), games_path(path), forfeits_path(path)):
+    for f in (path, integrity.sum_path(path), games_path(path), forfeits_path(path), timing_path(path)):
         try:
             f.unlink(missing_ok=True)
         except OSError as e:
@@ -304,6 +307,7 @@ def write_chunk(path: Path, arrays: dict[str, np.ndarray], run: str) -> Any:
     table = _hand_table(arrays)
     games = write_game_records(path, arrays)
     write_forfeit_details(path, arrays)  # the forfeits' tracebacks, before the hand file too
+    write_timing(path, arrays)  # the decisions' times (ginsim.run.timing)
     with atomic_path(path) as tmp:
         pq.write_table(table, tmp, compression="zstd")
         integrity.write_sum(path, run, table.num_rows, tmp, games)

@@ -42,6 +42,7 @@ from ginsim.run.seeding import (
     strategy_seed,
     strategy_seeds,
 )
+from ginsim.run.timing import TIMED_EVERY, TIMING_KEY, Clock, timed_class, timing_array
 
 
 class _Columns:
@@ -127,6 +128,12 @@ def _play_chunk(task: ChunkTask, factories: tuple[Any, Any] | None = None) -> di
     copies = (0, 1) if task.duplicate else (0,)
     rules = task.rules
     fast = fast_seats(task, cls_a, cls_b)
+    clocks = None
+    plain_a, plain_b = cls_a, cls_b  # a forfeit's traced replay: not timed
+    timed_a, timed_b = cls_a, cls_b
+    if fast is None and factories is None:  # the general engine: a sample's decisions timed (ginsim.run.timing)
+        clocks = (Clock(), Clock())
+        timed_a, timed_b = timed_class(cls_a, clocks[0]), timed_class(cls_b, clocks[1])
     if task.mode == "hands":
         seeds = deal_seeds(task.seed, task.start, task.stop)
         if task.secret:
@@ -145,21 +152,26 @@ def _play_chunk(task: ChunkTask, factories: tuple[Any, Any] | None = None) -> di
         for offset, unit in enumerate(range(task.start, task.stop)):
             deck = decks[offset]
             dealer = first_dealer(unit)
+            ca, cb = (timed_a, timed_b) if unit % TIMED_EVERY == 0 else (plain_a, plain_b)
             for copy, s0, s1 in per_copy:
-                strategies, seat_a = seats_for(copy, cls_a(**pa), cls_b(**pb))
+                strategies, seat_a = seats_for(copy, ca(**pa), cb(**pb))
                 seat_seeds = (s0[offset], s1[offset])
                 r = play_hand(rules, strategies, deck, dealer, (0, 0), seat_seeds, checked=True)
                 cols.add(task.pairing, unit, copy, 0, seat_a, r, (0, 0), False, -1)
                 if r.outcome == FORFEIT:
-                    fresh, _ = seats_for(copy, cls_a(**pa), cls_b(**pb))
+                    fresh, _ = seats_for(copy, plain_a(**pa), plain_b(**pb))
                     again = partial(_hand_again, rules, deck, dealer, seat_seeds)
                     _note_forfeit(cols, task, r, unit, copy, 0, seat_a, fresh, again)
                 check_user_stop()
     else:
         for unit in range(task.start, task.stop):
-            _play_game_unit(task, unit, copies, cls_a, cls_b, cols, fast)
+            timed = unit % TIMED_EVERY == 0
+            _play_game_unit(task, unit, copies, timed_a if timed else cls_a, timed_b if timed else cls_b, cols, fast)
             check_user_stop()
-    return cols.arrays()
+    out = cols.arrays()
+    if clocks is not None:
+        out[TIMING_KEY] = timing_array(*clocks)
+    return out
 
 
 def _play_game_unit(

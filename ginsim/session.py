@@ -366,6 +366,26 @@ class Run:
 
         return pd.DataFrame(read_forfeit_details(self.folder))
 
+    def moves(
+        self, hands: str | None = None, where: str | None = None, out: str | Path | None = None
+    ) -> pd.DataFrame | Path:
+        """Every decision of the chosen hands (``ginsim moves``): ``hands`` as ``"0:100"``
+        or ``"3,17"`` (rows of the hand log), or ``where`` a pandas condition over the hand
+        log's columns; every hand when neither. Each hand is replayed from the seeds and
+        checked against the log. With ``out`` the log streams to that file (Parquet, or CSV
+        for a .csv name) and its path is returned; without, a DataFrame."""
+        from ginsim.terminal.moves import write_moves
+
+        if out is not None:
+            write_moves(self.folder, Path(out), hands, where)
+            return Path(out)
+        import pandas as pd
+
+        with tempfile.TemporaryDirectory(prefix="ginsim-moves-") as tmp:
+            path = Path(tmp) / "moves.parquet"
+            write_moves(self.folder, path, hands, where)
+            return pd.read_parquet(path)
+
     def report(self, path: bool = False) -> str | Path:
         """report.md's text (its path with ``path=True``)."""
         from ginsim.analysis.figures import REPORT

@@ -8,7 +8,7 @@ the hand log: a replay that differs is an error, never a silent story.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -143,9 +143,14 @@ def _deck(seed: int) -> list[Card]:
     return decks_for([seed]).tolist()[0]  # type: ignore[no-any-return]
 
 
-def replay_hand(run: RunLog, n: int, seat: int | None = None) -> Replay:
+def replay_hand(
+    run: RunLog, n: int, seat: int | None = None, wrap: Callable[[Strategy, int, Recorder], Strategy] | None = None
+) -> Replay:
     """Rebuild row ``n`` of the log as ``ginsim.run.worker`` played it, play it again and
-    check it; RunError if it cannot be rebuilt or does not match the log."""
+    check it; RunError if it cannot be rebuilt or does not match the log. ``seat``: record
+    that seat's decisions (``Replay.decisions``); ``wrap(strategy, seat, recorder)`` stands
+    in for each seat's strategy, ``recorder.active`` saying whether the hand being played
+    is row ``n`` (a game's earlier hands are played first)."""
     row = run.row(n)
     m = run.manifest
     folder = run.folder
@@ -173,6 +178,8 @@ def replay_hand(run: RunLog, n: int, seat: int | None = None) -> Replay:
         seated = list(strategies)
         seated[seat] = recording(seated[seat], rec)
         strategies = (seated[0], seated[1])
+    if wrap is not None:
+        strategies = (wrap(strategies[0], 0, rec), wrap(strategies[1], 1, rec))
     problems = [] if row["seat_a"] == seat_a else [f"seat_a {row['seat_a']} in the log, {seat_a} replayed"]
     log: list[Event] = []
     vs = f"pairing {row['pairing']} ({pairing.label_a} vs {pairing.label_b})"

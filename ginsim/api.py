@@ -19,6 +19,7 @@ from ginsim.errors import RunError
 from ginsim.run.backends import require_dask
 from ginsim.run.config import load_experiment
 from ginsim.run.describe import RunDescription
+from ginsim.run.grow import grown_plan
 from ginsim.run.options import Engine, resolve_engine
 from ginsim.run.plan import RunPlan, plan_run
 from ginsim.run.runner import RunOptions, run_plan
@@ -92,6 +93,7 @@ def launch(run: RunDescription, s: RunSettings, echo: Callable[[str], None] = pr
     """Plan, play (resuming into ``s.out`` if it holds this run), then write the
     summary, report and charts. Returns the run folder."""
     plan = make_plan(run, s, note=None if s.quiet else lambda m: print(m, file=sys.stderr))
+    plan = grown_plan(plan, s.out)  # laid out as the run in the folder grows into it (ginsim.run.grow)
     from ginsim.analysis.digest import RunDigest
 
     # the analysis takes each chunk as it is written instead of reading it back afterwards

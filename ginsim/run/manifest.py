@@ -114,6 +114,7 @@ class Manifest:
     preset: str = "default"  # the rule preset the rules start from (R27)
     isolate: bool = False  # tournament mode: strategies in their own processes, decks mixed with the run's secret
     format: int = 1  # the run-folder format (integrity.FORMAT); absent in folders of format 1
+    extensions: list[dict[str, Any]] = field(default_factory=list)  # each time the run grew: when, from what, to what
 
     @property
     def labels(self) -> list[str]:
@@ -127,6 +128,11 @@ class Manifest:
     def units(self) -> int:
         """Deals (hand mode) or games (game mode) per pairing."""
         return integrity.units_per_pairing(self.hands, self.games, self.duplicate, self.format)
+
+    @property
+    def bounds(self) -> list[int]:
+        """A grown run's earlier units per pairing (its chunks restart at each), else []."""
+        return list(self.identity.get("bounds", []))
 
     @property
     def games_played(self) -> int | None:
@@ -236,8 +242,9 @@ _SCHEMA: dict[str, tuple[tuple[type, ...], bool]] = {
     "preset": ((str,), False),
     "isolate": ((bool,), False),
     "format": ((int,), False),
+    "extensions": ((list,), False),
 }
-_OPTIONAL = {"isolate", "param", "base", "resumed", "sessions", "stopped", "elapsed_s"}
+_OPTIONAL = {"isolate", "param", "base", "resumed", "sessions", "stopped", "elapsed_s", "extensions"}
 _KEY_ORDER = [
     "ginsim",
     "format",
@@ -269,6 +276,7 @@ _KEY_ORDER = [
     "param",
     "base",
     "resumed",
+    "extensions",
     "sessions",
     "stopped",
     "elapsed_s",

@@ -18,6 +18,7 @@ from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
 from ginsim.errors import RunError
 from ginsim.run.describe import GauntletRun, MatchRun, RoundRobinRun, RunDescription, SweepRun
+from ginsim.run.integrity import chunk_span, chunks_per_pairing
 from ginsim.run.options import Engine
 from ginsim.run.params import param_grid
 from ginsim.run.records import PairingRecord, RunKind
@@ -49,10 +50,15 @@ class ChunkPlan(Sequence[tuple[int, int, int, int]]):
     pairings: tuple[int, ...]  # the pairings' indices
     units: int
     chunk: int
+    bounds: tuple[int, ...] = ()  # a grown run: the counts it was played to before (integrity.chunk_span)
 
     @property
     def per_pairing(self) -> int:
-        return math.ceil(self.units / self.chunk)
+        return chunks_per_pairing(self.units, self.chunk, self.bounds)
+
+    def span(self, ci: int) -> tuple[int, int]:
+        """Chunk ``ci``'s first and end unit (the same in every pairing)."""
+        return chunk_span(self.units, self.chunk, self.bounds, ci)
 
     def __len__(self) -> int:
         return self.per_pairing * len(self.pairings)
@@ -62,14 +68,13 @@ class ChunkPlan(Sequence[tuple[int, int, int, int]]):
             raise IndexError(i)
         i %= len(self)
         pi, ci = divmod(i, self.per_pairing)
-        start = ci * self.chunk
-        return self.pairings[pi], ci, start, min(start + self.chunk, self.units)
+        return self.pairings[pi], ci, *self.span(ci)
 
     def __iter__(self) -> Iterator[tuple[int, int, int, int]]:
+        per = self.per_pairing
         for p in self.pairings:
-            for ci in range(self.per_pairing):
-                start = ci * self.chunk
-                yield p, ci, start, min(start + self.chunk, self.units)
+            for ci in range(per):
+                yield p, ci, *self.span(ci)
 
 
 @dataclass(frozen=True)
@@ -142,6 +147,7 @@ class RunPlan:
     chunk: int  # deals (or games) per chunk
     swept: SweptParam | None = None  # sweeps only
     isolate: bool = False  # tournament mode: other decks (the run's secret), other rules of play
+    bounds: tuple[int, ...] = ()  # a grown run: the units per pairing it was played to before
 
     def extra(self) -> dict[str, Any]:
         """The identity's ``extra`` object as manifests have always written it: a sweep's
@@ -167,7 +173,7 @@ class RunPlan:
 
     def chunks(self) -> ChunkPlan:
         """Every chunk as (pairing index, chunk index, first unit, end unit), lazily."""
-        return ChunkPlan(tuple(p.index for p in self.pairings), self.units, self.chunk)
+        return ChunkPlan(tuple(p.index for p in self.pairings), self.units, self.chunk, self.bounds)
 
     def hands_per_unit(self) -> int:
         """Hands per deal in hand mode (2 with duplicate deals)."""
@@ -185,6 +191,7 @@ class RunPlan:
             "duplicate": self.duplicate,
             "chunk": self.chunk,
             **({"extra": extra} if (extra := self.extra()) else {}),
+            **({"bounds": list(self.bounds)} if self.bounds else {}),
         }
 
 

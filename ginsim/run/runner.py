@@ -30,7 +30,8 @@ from ginsim.errors import GinsimError, Interrupted, RunError
 from ginsim.outside import manifest_fields
 from ginsim.run import lock
 from ginsim.run.atomic import TMP_MARK, describe_os_error, make_dir
-from ginsim.run.integrity import FORMAT, SUMS_DIR, parse_chunk_name, run_key
+from ginsim.run.grow import grown_plan, grows, record_growth
+from ginsim.run.integrity import FORMAT, GROWABLE, SUMS_DIR, chunk_key, parse_chunk_name
 from ginsim.run.interrupt import sigterm_as_interrupt
 from ginsim.run.options import Engine
 from ginsim.run.plan import RunPlan
@@ -125,6 +126,8 @@ def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[Manifest
         try:
             manifest = read_manifest(out)  # as the last holder left it
             _check_same_run(plan, out, manifest, identity)
+            if manifest.identity != identity:  # the run grows (ginsim.run.grow)
+                _grow(plan, out, manifest, identity, opts)
             _remove_stale_temporaries(out)
             manifest.resumed.append(_now())
             manifest.finished = None
@@ -147,6 +150,18 @@ def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[Manifest
     return manifest, False, held
 
 
+def _grow(plan: RunPlan, out: Path, manifest: Manifest, identity: dict[str, Any], opts: RunOptions) -> None:
+    """Bring the folder's manifest to the grown plan, and say so."""
+    if opts.stop_rule is not None or manifest.stopped:
+        raise RunError.about(
+            "{out} {path}: a run stopped by a sequential test does not grow; use another {out}", path=out
+        )
+    said = record_growth(manifest, plan, identity, opts.command)
+    manifest.strategies = _strategies(plan)
+    if not opts.quiet:
+        _stderr(f"ginsim: growing {out}: {said}; only the new chunks are played")
+
+
 def _check_same_run(plan: RunPlan, out: Path, manifest: Manifest, identity: dict[str, Any]) -> None:
     if manifest.format < FORMAT:  # its counts meant something else: resuming would mix two meanings
         raise RunError.about(
@@ -156,7 +171,7 @@ def _check_same_run(plan: RunPlan, out: Path, manifest: Manifest, identity: dict
             old=manifest.format,
             new=FORMAT,
         )
-    if manifest.identity != identity:
+    if manifest.identity != identity and not grows(manifest.identity, identity):
         old_preset = manifest.preset
         if old_preset != plan.rules.preset:  # R27: a run folder keeps its preset
             raise RunError.about(
@@ -165,7 +180,8 @@ def _check_same_run(plan: RunPlan, out: Path, manifest: Manifest, identity: dict
                 old=old_preset,
                 new=plan.rules.preset,
             )
-        diff = ", ".join(_differences(manifest.identity, identity))
+        found = _differences(manifest.identity, identity)
+        diff = ", ".join([k for k in found if k not in GROWABLE] or found)  # what made it another run
         raise RunError.about(
             "{out} {path} holds a different run (differs in: {diff}); use another {out} or the same command",
             path=out,
@@ -303,8 +319,8 @@ def _tasks(plan: RunPlan, folder: Path, manifest: Manifest, warn: Callable[[str]
         assert parsed is not None  # scan_chunks keeps planned names only
         pi, ci = parsed
         done.add((pi, ci))
-        start = ci * plan.chunk
-        done_units += min(start + plan.chunk, plan.units) - start
+        start, stop = chunks.span(ci)
+        done_units += stop - start
     secret = run_secret(folder) if manifest.isolate else b""  # tournament mode's decks
     todo = len(chunks) - len(done)
     return Todo(plan, done, todo, done_units, opts.decision_limit, manifest.isolate, secret, opts.engine)
@@ -350,6 +366,7 @@ def run_plan(plan: RunPlan, out: Path | None, opts: RunOptions, on_done: Callabl
     the folder. Ctrl-C and SIGTERM end it as ``Interrupted``, a failure (a worker killed,
     a full disk, ...) as one-line ``RunError``; either way the folder stays resumable."""
     folder = out if out is not None else default_out(plan.kind)
+    plan = grown_plan(plan, folder)  # a larger count or a new entrant grows the run in the folder
     created = not folder.exists()
     with sigterm_as_interrupt():
         try:
@@ -368,7 +385,7 @@ def run_plan(plan: RunPlan, out: Path | None, opts: RunOptions, on_done: Callabl
 def _play(plan: RunPlan, folder: Path, opts: RunOptions, manifest: Manifest, resumed: bool, created: bool) -> None:
     note = _stderr if not opts.quiet else None
     jobs = resolve_jobs(opts.jobs, note, cap=opts.backend == "loky" or not opts.scheduler)
-    key = run_key(manifest.identity)
+    key = chunk_key(manifest.identity, plan.pairings[0].index, FORMAT)  # a match's (the sequential test's)
     try:
         tasks = _tasks(plan, folder, manifest, lambda m: _stderr(f"ginsim: warning: {m}"), opts)
     except KeyboardInterrupt:
@@ -399,7 +416,7 @@ def _play(plan: RunPlan, folder: Path, opts: RunOptions, manifest: Manifest, res
         else:
             for task, arrays in _results(tasks, jobs, opts):
                 path = chunk_path(folder, task.pairing, task.chunk)
-                table = write_chunk(path, arrays, key)
+                table = write_chunk(path, arrays, chunk_key(manifest.identity, task.pairing, FORMAT))
                 if opts.on_chunk is not None:
                     opts.on_chunk(path, table)
                 written += 1

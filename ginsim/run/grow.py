@@ -45,7 +45,10 @@ def grows(old: dict[str, Any], new: dict[str, Any]) -> bool:
     if _base(old) != _base(new) or (old.get("hands") is None) != (new.get("hands") is None):
         return False
     count = "hands" if old.get("hands") is not None else "games"
-    if new[count] < old[count]:
+    if new[count] < old[count] or old.get("chunk") != new.get("chunk"):
+        return False
+    bounds = list(old.get("bounds", []))
+    if list(new.get("bounds", []))[: len(bounds)] != bounds:
         return False
     code_old, code_new = old.get("code", {}), new.get("code", {})
     if any(code_new.get(label) != digest for label, digest in code_old.items()):
@@ -67,7 +70,7 @@ def grown_plan(plan: RunPlan, folder: Path | None) -> RunPlan:
     except RunError:
         return plan  # not readable: the runner's own checks say so
     new = _normalize(plan.identity())
-    if _base(m.identity) != _base(new) or m.mode != plan.mode:
+    if _base(m.identity) != _base(new) or m.mode != plan.mode or (plan.chunk_given and plan.chunk != m.chunk):
         return plan
     old_count = m.hands if m.hands is not None else m.games
     new_count = plan.hands if plan.hands is not None else plan.games

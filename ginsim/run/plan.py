@@ -16,6 +16,7 @@ from typing import Any
 from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
+from ginsim.engine.strategy import HAND, LIFETIMES, MATCH
 from ginsim.errors import RunError
 from ginsim.run.describe import GauntletRun, MatchRun, RoundRobinRun, RunDescription, SweepRun
 from ginsim.run.integrity import chunk_span, chunks_per_pairing
@@ -123,6 +124,7 @@ class ChunkTask:
     isolate: bool = False  # tournament mode: each strategy in its own process (ginsim.run.isolate)
     secret: bytes = b""  # tournament mode: the run's secret, mixed into every deal seed
     engine: Engine = Engine.AUTO  # the run's engine (ginsim.run.options): the worker plays as it says
+    keep: tuple[bool, bool] = (False, False)  # lifetime "match" of strategy a, b: one instance per seat for the chunk
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,8 @@ class RunPlan:
     swept: SweptParam | None = None  # sweeps only
     isolate: bool = False  # tournament mode: other decks (the run's secret), other rules of play
     bounds: tuple[int, ...] = ()  # a grown run: the units per pairing it was played to before
+    keep: tuple[str, ...] = ()  # labels of the strategies with lifetime "match" (one instance per chunk)
+    chunk_given: bool = False  # the caller chose the chunk size (a grown run keeps its own otherwise)
 
     def extra(self) -> dict[str, Any]:
         """The identity's ``extra`` object as manifests have always written it: a sweep's
@@ -192,6 +196,7 @@ class RunPlan:
             "chunk": self.chunk,
             **({"extra": extra} if (extra := self.extra()) else {}),
             **({"bounds": list(self.bounds)} if self.bounds else {}),
+            **({"keep": list(self.keep)} if self.keep else {}),
         }
 
 
@@ -395,6 +400,7 @@ def _plan(
     isolate: bool = False,
 ) -> RunPlan:
     check_counts(hands, games)
+    given = chunk is not None
     if len(pairings) > MAX_PAIRINGS:
         raise RunError(f"{len(pairings)} pairings: a run holds at most {MAX_PAIRINGS:,}")
     if seed < 0 or seed >= 2**63:
@@ -407,4 +413,21 @@ def _plan(
         chunk = default_chunk(units, duplicate=duplicate, games=games is not None, fast=fast, pairings=len(pairings))
     elif chunk <= 0 or chunk > MAX_COUNT:
         raise RunError.about("{chunk} must be from 1 to {most:,}, not {n}", most=MAX_COUNT, n=chunk)
-    return RunPlan(kind, pairings, rules, seed, hands, games, duplicate, chunk, swept, isolate)
+    keep = () if isolate else kept_labels(pairings)
+    return RunPlan(
+        kind, pairings, rules, seed, hands, games, duplicate, chunk, swept, isolate, keep=keep, chunk_given=given
+    )
+
+
+def kept_labels(pairings: Sequence[Pairing]) -> tuple[str, ...]:
+    """The labels of the strategies whose class says ``lifetime = "match"``: one instance
+    per seat for a whole chunk (part of the run's identity). RunError for another value."""
+    out: list[str] = []
+    for p in pairings:
+        for spec, label in ((p.a, p.label_a), (p.b, p.label_b)):
+            lifetime = getattr(spec.load_class(), "lifetime", HAND)
+            if lifetime not in LIFETIMES:
+                raise RunError(f"{spec.text}: lifetime must be 'hand' or 'match', not {lifetime!r}")
+            if lifetime == MATCH and label not in out:
+                out.append(label)
+    return tuple(out)

@@ -295,6 +295,7 @@ class Todo:
                 isolate,
                 self.secret,
                 self.engine,
+                (p.label_a in plan.keep, p.label_b in plan.keep),
             )
 
     def __len__(self) -> int:

@@ -41,21 +41,24 @@ def _duration(seconds: float) -> str:
 
 class LineProgress:
     """One line every ``interval`` seconds, written by a thread of its own so the lines
-    keep their pace however long a chunk takes, and one at the end:
+    keep their pace however long a chunk takes, and, if any was written, one at the end:
     ``ginsim: playing: 12,000 of 40,000 hands (30.0%), 2,400 hands/s, about 0:12 left``.
-    The rate counts this session's hands only (a resumed run's finished ones came free)."""
+    A run shorter than the interval writes nothing. The rate counts this session's hands
+    only (a resumed run's finished ones came free)."""
 
     def __init__(self, total: int, initial: int, unit: str, interval: float, write: Callable[[str], None]) -> None:
         self.total, self.done, self.unit = total, initial, unit
         self.write = write
         self.start = time.monotonic()
         self.played = 0
+        self.ticks = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._tick, args=(interval,), name="ginsim-progress", daemon=True)
         self._thread.start()
 
     def _tick(self, interval: float) -> None:
         while not self._stop.wait(interval):
+            self.ticks += 1
             self.write(self.line())
 
     def line(self) -> str:
@@ -77,7 +80,7 @@ class LineProgress:
             return
         self._stop.set()
         self._thread.join()
-        if self.played:
+        if self.played and self.ticks:
             elapsed = time.monotonic() - self.start
             done = "done" if self.done >= self.total else "stopped"
             self.write(

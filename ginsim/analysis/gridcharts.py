@@ -96,7 +96,7 @@ def gauntlet_chart(rows: pd.DataFrame, figure: str, played: str = "", ax: Axes |
     rate = figure.endswith("rate")
     centre = 0.5 if rate else 0.0
     colors = np.where(v >= centre, "#2171b5", "#cb181d")
-    for yi, vi, a, b, c in zip(y, v, lo, hi, colors, strict=True):
+    for yi, vi, a, b, c in zip(y.tolist(), v, lo, hi, colors, strict=True):
         ax.errorbar(vi, yi, xerr=[[vi - a], [b - vi]], fmt="o", color=c, ecolor="#333333", capsize=4, ms=7)
         ax.text(b, yi, f"  {100 * vi:.1f}%" if rate else f"  {vi:+.2f}", va="center", ha="left", fontsize=9)
     ax.axvline(centre, color="black", linewidth=0.8)

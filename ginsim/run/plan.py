@@ -263,7 +263,7 @@ def plan_sweep(
     for i, o in enumerate(opponents):
         if o.canonical in [x.canonical for x in opponents[:i]]:
             raise RunError.about("{vs} {opponent!r} is listed twice", opponent=versus[i])
-    pairings = []
+    pairings: list[Pairing] = []
     seen: dict[str, str] = {}
     texts = [base.with_params(dict(zip(names, combo, strict=True))).text for combo in combos]
     swept = check_together(texts) if base.facts is not None else None  # checked in its own process

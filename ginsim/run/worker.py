@@ -213,8 +213,10 @@ def _play_game_unit(
 
         if fast is None and seating.keeps:  # kept instances are told of each hand
 
-            def one(h: int, dealer: int, scores: tuple[int, int], pair: Any = (a, b), seats: Any = strategies) -> Any:
-                seating.tell(*pair, "new_hand", h)
+            def one(
+                h: int, dealer: int, scores: tuple[int, int], sa: Any = a, sb: Any = b, seats: Any = strategies
+            ) -> Any:
+                seating.tell(sa, sb, "new_hand", h)
                 return play_hand(task.rules, seats, deck(h), dealer, scores, hand_seeds(h), checked=True)
 
             game = run_game(task.rules, first_dealer(unit), one, MAX_HANDS_PER_GAME)

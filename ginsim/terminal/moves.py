@@ -10,6 +10,7 @@ batches as hands are replayed, so memory stays flat however many hands are chose
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -114,6 +115,10 @@ def noting(inner: Strategy, seat: int, rec: Recorder, rows: list[dict[str, Any]]
     return type(f"Noting{cls.__name__}", (Strategy,), ns)()  # type: ignore[no-any-return]
 
 
+def _noting_into(rows: list[dict[str, Any]], inner: Strategy, seat: int, rec: Recorder) -> Strategy:
+    return noting(inner, seat, rec, rows)
+
+
 def _passing(inner: Strategy, name: str) -> Callable[..., object]:
     return lambda _self, view: bound_entry(inner, name)(view)
 
@@ -175,7 +180,7 @@ def move_rows(folder: Path, hands: str | None = None, where: str | None = None) 
     batch: list[dict[str, Any]] = []
     for n in pick_hands(run, hands, where):
         noted: list[dict[str, Any]] = []
-        replay = replay_hand(run, n, wrap=lambda s, seat, rec, noted=noted: noting(s, seat, rec, noted))
+        replay = replay_hand(run, n, wrap=partial(_noting_into, noted))
         row = replay.row
         seat_a = int(row["seat_a"])
         names = labels[int(row["pairing"])]

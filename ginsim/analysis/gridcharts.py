@@ -42,7 +42,7 @@ def grid_heatmap(
 ) -> Figure:
     """``figure`` of the swept strategy over two parameters against one opponent: the first
     parameter's values down the rows, the second's across; each cell annotated, the best
-    outlined; colours centred on even (0 points, 50%). ``rows``: one row per combination,
+    outlined (when one cell is); colours centred on even (0 points, 50%). ``rows``: one row per combination,
     with a column per parameter and the figure (and ``opponent``)."""
     first, second = names
     ys, xs = _ordered(rows[first]), _ordered(rows[second])
@@ -66,7 +66,7 @@ def grid_heatmap(
                 text = f"{100 * v:.1f}%" if rate else f"{v:+.2f}"
                 color = "white" if abs(v - centre) / span > 0.6 else "black"
                 ax.text(j, i, text, **CELL, fontsize=max(7.0, fs - 1), color=color)
-    if finite.size:
+    if finite.size and np.count_nonzero(values == np.nanmax(values)) == 1:  # a single best: outlined
         bi, bj = np.unravel_index(np.nanargmax(values), values.shape)
         ax.add_patch(Rectangle((bj - 0.5, bi - 0.5), 1, 1, fill=False, edgecolor="black", linewidth=2.2))
     ax.set_xticks(range(len(xs)), labels=[str(x) for x in xs], fontsize=fs)
@@ -78,7 +78,7 @@ def grid_heatmap(
     if rate:
         bar.ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     opponent = str(rows["opponent"].iloc[0]) if len(rows) else ""
-    title(ax, f"{FIGURE_NAMES[figure]} against {opponent} over {first} × {second} (best outlined)", played)
+    title(ax, f"{FIGURE_NAMES[figure]} against {opponent} (the best outlined)", played)
     return fig
 
 

@@ -35,6 +35,7 @@ def test_an_extended_run_equals_the_larger_run_in_one_go(run_cli, tmp_path: Path
     m = read_manifest(grown)
     assert m.hands == 140 and m.bounds == [30] and len(m.extensions) == 1
     assert m.extensions[0]["hands"] == [60, 140]
+    assert ": 60 → 140 hands per pairing" in (grown / "report.md").read_text(encoding="utf-8")
     summary = pd.read_csv(grown / "summary.csv")
     assert list(summary["hands"]) == [140, 140]
     timed = [c for c in summary if c.startswith("think_")]  # the machine's, not the run's
@@ -75,6 +76,7 @@ def test_a_round_robin_takes_a_new_entrant_and_plays_only_its_pairings(run_cli, 
     ratings = pd.read_csv(grown / "ratings.csv")
     assert set(ratings["strategy"]) == {*three, "aware"}
     assert mg.extensions[0]["pairings"] == [3, 6]
+    assert ": 3 → 6 pairings" in (grown / "report.md").read_text(encoding="utf-8")
 
 
 def test_a_smaller_count_or_another_seed_is_refused(run_cli, tmp_path: Path) -> None:

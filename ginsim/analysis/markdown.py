@@ -106,6 +106,15 @@ def header_lines(a: Analysis) -> list[str]:
         ),
         f"- ginsim {m.ginsim}, started {m.started}, finished {m.finished or '—'}",
     ]
+    for e in m.extensions:  # a run that grew (ginsim.run.grow)
+        counts = e.get(m.mode, [])
+        grew = (
+            f"{counts[0]:,} → {counts[1]:,} {m.mode} per pairing" if len(counts) == 2 and counts[0] != counts[1] else ""
+        )
+        pairs = e.get("pairings", [])
+        if len(pairs) == 2 and pairs[0] != pairs[1]:
+            grew += ("; " if grew else "") + f"{pairs[0]} → {pairs[1]} pairings"
+        lines.append(f"- grown on {e.get('at', '?')}: {grew or 'resumed'}")
     if m.clock:
         lines.append("- **played with a clock** (`time_per_hand`): results depend on the machine that ran them")
     return lines

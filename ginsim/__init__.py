@@ -12,7 +12,7 @@ The library's front door::
     run = ginsim.match("simple", "random", hands=2000)   # a Run (ginsim.session)
     run.summary, run.hands, run.plot("outcomes")
 
-``match``, ``roundrobin``, ``sweep``, ``open_run`` and ``Run`` load on first use (they
+``match``, ``roundrobin``, ``sweep``, ``gauntlet``, ``open_run`` and ``Run`` load on first use (they
 bring pandas and the runner), so ``import ginsim`` stays light. Importing the package also
 imports ``ginsim.outside``, which registers the ``java:`` spec prefix with the engine's
 registry: every spec parser (CLI, API, runner) sees Java players, and the engine itself
@@ -68,7 +68,7 @@ def _rl_policy(target: str, where: str) -> type:
 
 _register_prefix("rlpolicy", _rl_policy)
 
-_LAZY = {"match", "roundrobin", "sweep", "open_run", "Run"}
+_LAZY = {"match", "roundrobin", "sweep", "gauntlet", "open_run", "Run"}
 
 
 def __getattr__(name: str) -> Any:
@@ -111,6 +111,7 @@ __all__ = [
     "deadwood",
     "format_card",
     "format_cards",
+    "gauntlet",
     "load_rules",
     "load_rules_file",
     "match",

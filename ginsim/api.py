@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
-from ginsim.engine.rules import Rules
+from ginsim.engine.rules import Rules, load_rules, parse_rule_options
 from ginsim.errors import RunError
 from ginsim.run.backends import require_dask
 from ginsim.run.config import load_experiment
 from ginsim.run.describe import RunDescription
+from ginsim.run.grow import grown_plan
 from ginsim.run.options import Engine, resolve_engine
 from ginsim.run.plan import RunPlan, plan_run
 from ginsim.run.runner import RunOptions, run_plan
@@ -92,6 +93,7 @@ def launch(run: RunDescription, s: RunSettings, echo: Callable[[str], None] = pr
     """Plan, play (resuming into ``s.out`` if it holds this run), then write the
     summary, report and charts. Returns the run folder."""
     plan = make_plan(run, s, note=None if s.quiet else lambda m: print(m, file=sys.stderr))
+    plan = grown_plan(plan, s.out)  # laid out as the run in the folder grows into it (ginsim.run.grow)
     from ginsim.analysis.digest import RunDigest
 
     # the analysis takes each chunk as it is written instead of reading it back afterwards
@@ -151,15 +153,36 @@ def run_experiment(
     isolate: bool = False,
     decision_limit: float | None = DEFAULT_DECISION_LIMIT,
     engine: Engine | str | None = None,
+    seed: int | None = None,
+    rules: str | Path | None = None,
+    rule_options: tuple[str, ...] = (),
 ) -> Path:
-    """Play an experiment file (``hands``/``games`` override its size for a quick try,
-    into ``<out>-hands<N>`` unless ``out`` is given) and write tables and charts.
+    """Play an experiment file and write tables and charts. ``hands``/``games`` override
+    its size for a quick try (into ``<out>-hands<N>``), ``seed`` its seed (``<out>-seed<S>``),
+    ``rules`` (a preset or a rules file, instead of the file's) and ``rule_options``
+    (``key=value`` on top) its rules (``<out>-rules-<name>``), each unless ``out`` is given.
     ``engine`` (ginsim.run.options): None lets the environment's overrides choose."""
     chosen = resolve_engine(engine)
     exp = load_experiment(path, isolate=isolate)
     size_hands, size_games = exp.hands, exp.games
     folder = exp.out
     args = ["ginsim", "run", str(exp.path)]
+    exp_seed, exp_rules = exp.seed, exp.rules
+    if seed is not None:
+        if not 0 <= seed < 2**63:
+            raise RunError.about("{seed} must be a whole number from 0 to 2**63-1, not {n}", n=seed)
+        exp_seed = seed
+        folder = folder.with_name(f"{folder.name}-seed{seed}")
+        args += ["--seed", str(seed)]
+    if rules is not None or rule_options:
+        exp_rules = load_rules(rules) if rules is not None else exp_rules
+        if rule_options:
+            exp_rules = exp_rules.with_values(parse_rule_options(rule_options), "--rule")
+        name = "custom" if rules is None else Path(str(rules)).stem
+        folder = folder.with_name(f"{folder.name}-rules-{name}")
+        args += ["--rules", str(rules)] if rules is not None else []
+        for option in rule_options:
+            args += ["--rule", option]
     if hands is not None or games is not None:
         if hands is not None and games is not None:
             raise RunError.about("give {hands} or {games}, not both")
@@ -168,7 +191,7 @@ def run_experiment(
                 raise RunError.about(count + " must be a positive whole number, not {n}", n=n)
         size_hands, size_games = hands, games
         n, what = (hands, "hands") if hands is not None else (games, "games")
-        folder = exp.out.with_name(f"{exp.out.name}-{what}{n}")
+        folder = folder.with_name(f"{folder.name}-{what}{n}")
         args += [f"--{what}", str(n)]
     if out is not None:
         folder = out
@@ -176,8 +199,8 @@ def run_experiment(
     if not quiet and exp.description:
         echo(f"{exp.path}: {exp.description}")
     settings = RunSettings(
-        rules=exp.rules,
-        seed=exp.seed,
+        rules=exp_rules,
+        seed=exp_seed,
         hands=size_hands,
         games=size_games,
         duplicate=exp.duplicate,

@@ -21,7 +21,7 @@ import shlex
 import shutil
 import tempfile
 import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,7 +31,7 @@ from ginsim.engine.registry import StrategySpec, parse_spec
 from ginsim.engine.rules import Rules, load_rules
 from ginsim.engine.strategy import Strategy
 from ginsim.errors import RulesError, RunError
-from ginsim.run.describe import MatchRun, RoundRobinRun, RunDescription, SweepRun
+from ginsim.run.describe import GauntletRun, MatchRun, RoundRobinRun, RunDescription, SweepRun
 from ginsim.run.options import Engine, resolve_engine
 from ginsim.run.records import RunKind
 
@@ -151,26 +151,45 @@ def roundrobin(strategies: Sequence[StrategyLike], **kw: Any) -> Run:
 
 def sweep(
     strategy: StrategyLike,
-    param: str,
+    param: str | Mapping[str, Any] | Sequence[str],
     values: str | Iterable[Any] | range | None = None,
     *,
     vs: Sequence[StrategyLike] | StrategyLike,
     **kw: Any,
 ) -> Run:
-    """Sweep one parameter of ``strategy`` against the opponents ``vs`` (``ginsim
-    sweep``). ``param`` is ``"knock_at=0:10:2"`` (as ``--param``) with ``values`` None,
-    or a parameter's name with ``values`` a list, a ``range`` or range text ``"0:10"``."""
-    if values is None:
-        text = param
-    elif isinstance(values, str):
-        text = f"{param}={values}"
+    """Sweep parameters of ``strategy`` against the opponents ``vs`` (``ginsim sweep``).
+    ``param`` is ``"knock_at=0:10:2"`` (as ``--param``) with ``values`` None, or a
+    parameter's name with ``values`` a list, a ``range`` or range text ``"0:10"``. A grid
+    of several parameters: ``param`` a dict of name to values (``{"late_knock_at": [2, 6],
+    "late_turn": "10:20:5"}``) or a list of ``--param`` texts."""
+    if isinstance(param, Mapping):
+        texts = [_param_text(name, v) for name, v in param.items()]
+    elif isinstance(param, str):
+        texts = [param if values is None else _param_text(param, values)]
     else:
-        items = list(values)
-        if not items:
-            raise RunError.about("{values}: no values to sweep {name}", name=param)
-        text = f"{param}=" + ",".join(_value(v) for v in items)
+        texts = list(param)
+    if not texts:
+        raise RunError.about("{param}: no parameter to sweep")
     versus = [vs] if isinstance(vs, str | Strategy | type) else list(vs)
-    return _start(SweepRun(spec_text(strategy), text, tuple(spec_text(v) for v in versus)), **kw)
+    run = SweepRun(spec_text(strategy), texts[0], tuple(spec_text(v) for v in versus), tuple(texts[1:]))
+    return _start(run, **kw)
+
+
+def _param_text(name: str, values: str | Iterable[Any]) -> str:
+    """``NAME=...`` (as ``--param``) of a parameter's values: range text or a list."""
+    if isinstance(values, str):
+        return f"{name}={values}"
+    items = list(values)
+    if not items:
+        raise RunError.about("{values}: no values to sweep {name}", name=name)
+    return f"{name}=" + ",".join(_value(v) for v in items)
+
+
+def gauntlet(candidate: StrategyLike, vs: Sequence[StrategyLike] | StrategyLike, **kw: Any) -> Run:
+    """Play ``candidate`` against each of ``vs`` (``ginsim gauntlet CANDIDATE --vs ...``);
+    keyword arguments as for ``match``."""
+    versus = [vs] if isinstance(vs, str | Strategy | type) else list(vs)
+    return _start(GauntletRun(spec_text(candidate), tuple(spec_text(v) for v in versus)), **kw)
 
 
 def _command(run: RunDescription, s: RunSettings, sprt: str | None) -> str:
@@ -272,7 +291,7 @@ class Run:
     def __repr__(self) -> str:
         m = self.manifest
         names = ", ".join(m.labels)
-        size = f"{m.hands} hands" if m.hands is not None else f"{m.games} games"
+        size = f"{m.hands} hands" if m.hands is not None else f"{m.games_played} games"
         return f"<Run {m.kind} of {names}: {size} per pairing, seed {m.seed}, in {self.folder}>"
 
     # -- life --------------------------------------------------------------------------
@@ -354,6 +373,26 @@ class Run:
         from ginsim.run.records import read_forfeit_details
 
         return pd.DataFrame(read_forfeit_details(self.folder))
+
+    def moves(
+        self, hands: str | None = None, where: str | None = None, out: str | Path | None = None
+    ) -> pd.DataFrame | Path:
+        """Every decision of the chosen hands (``ginsim moves``): ``hands`` as ``"0:100"``
+        or ``"3,17"`` (rows of the hand log), or ``where`` a pandas condition over the hand
+        log's columns; every hand when neither. Each hand is replayed from the seeds and
+        checked against the log. With ``out`` the log streams to that file (Parquet, or CSV
+        for a .csv name) and its path is returned; without, a DataFrame."""
+        from ginsim.terminal.moves import write_moves
+
+        if out is not None:
+            write_moves(self.folder, Path(out), hands, where)
+            return Path(out)
+        import pandas as pd
+
+        with tempfile.TemporaryDirectory(prefix="ginsim-moves-") as tmp:
+            path = Path(tmp) / "moves.parquet"
+            write_moves(self.folder, path, hands, where)
+            return pd.read_parquet(path)
 
     def report(self, path: bool = False) -> str | Path:
         """report.md's text (its path with ``path=True``)."""

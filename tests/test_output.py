@@ -20,14 +20,14 @@ def test_plain_ginsim_prints_its_help_without_error(run_cli) -> None:
 def test_games_roundrobin_summary_shows_the_game_win_rate(run_cli, tmp_path) -> None:
     out = tmp_path / "rr"
     r = run_cli(
-        "roundrobin", "simple", "random", "threshold", "--games", "3", "--jobs", "1", "--no-plots", "--out", str(out)
+        "roundrobin", "simple", "random", "threshold", "--games", "6", "--jobs", "1", "--no-plots", "--out", str(out)
     )
     assert r.code == 0, r.err
     assert "game_win_rate (row against column)" in r.out
     assert r.out.index("game_win_rate (row against column)") < r.out.index("points_per_hand (row against column)")
     assert "Bradley–Terry on game wins" in r.out
     report = (out / "report.md").read_text(encoding="utf-8")
-    # the manifest's games count deals; each is played twice with duplicate deals
+    # games count what is played: with duplicate deals, half as many deals each played twice
     assert "- size: 6 games to 100 per pairing (3 deals played twice, seats swapped)" in report
     assert "| games won | games lost |" in report
 

@@ -75,7 +75,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "--vs",
         "simple",
         "--games",
-        "3",
+        "6",
         "--rule",
         "gin_bonus=25",
         "--out",

@@ -360,7 +360,7 @@ def test_r31_hand_mode_writes_no_game_records() -> None:
 
 def test_r31_points_per_game_in_summary_and_report(run_cli, tmp_path: Path) -> None:
     out = tmp_path / "g"
-    args = ("match", "simple", "threshold:knock_at=3", "--games", "8", "--rules", "modern", "--jobs", "1")
+    args = ("match", "simple", "threshold:knock_at=3", "--games", "16", "--rules", "modern", "--jobs", "1")
     r = run_cli(*args, "--out", str(out), "--chunk", "3")
     assert r.code == 0, r.err
     assert "points_per_game" in r.out

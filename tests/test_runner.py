@@ -50,9 +50,9 @@ def test_same_log_for_any_jobs_in_game_mode(tmp_path, run_cli):
     pd.testing.assert_frame_equal(la, lb)
     # every game ends once, with a winner who reached the target (or by forfeit)
     ends = la[la["game_end"]]
-    assert len(ends) == 3 * 6 * 2
+    assert len(ends) == 3 * 6  # --games counts the games played: 3 deals in both seat orders per pairing
     summary = pd.read_csv(tmp_path / "a" / "summary.csv")
-    assert set(summary["games"]) == {12}
+    assert set(summary["games"]) == {6}
     assert (tmp_path / "a" / "ratings.csv").exists()
 
 

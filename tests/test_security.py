@@ -98,7 +98,7 @@ def _marks(arrays: dict[str, np.ndarray]) -> int:
 
 
 def _same_log(x: dict[str, np.ndarray], y: dict[str, np.ndarray]) -> bool:
-    return all(np.array_equal(x[k], y[k]) for k in x)
+    return all(np.array_equal(x[k], y[k]) for k in x if k != "timing")  # times are the machine's
 
 
 @pytest.fixture

@@ -17,10 +17,12 @@ from ginsim.analysis.pairwise import pairwise
 from ginsim.analysis.ratings import ratings as fit_ratings
 from ginsim.analysis.sprt import summary_columns, trace
 from ginsim.analysis.stats import read_sums, summarize
+from ginsim.analysis.thinking import THINK_COLUMNS, add_thinking, thinking_table
 from ginsim.errors import RunError
 from ginsim.run.records import Manifest, RunFolderWarning, RunKind, chunk_files, read_manifest, run_in_progress
 
 SUMMARY = "summary.csv"
+SUMMARY_JSON = "summary.json"  # the same rows, with what was played, for programs
 RATINGS = "ratings.csv"
 REPORT = "report.md"
 SPRT_TRACE = "sprt.csv"
@@ -56,6 +58,7 @@ class Analysis:
     forfeits: list[Forfeiter] = field(default_factory=list)  # each forfeiting strategy
     digest: RunDigest | None = None  # per-chunk parts taken as the run was played (ginsim.analysis.digest)
     pairwise: pd.DataFrame | None = None  # round-robins: each meeting head to head (ginsim.analysis.pairwise)
+    thinking: pd.DataFrame | None = None  # thinking time per decision and strategy (machine-dependent)
 
     @property
     def complete(self) -> bool:
@@ -85,8 +88,9 @@ def analyze(folder: Path, digest: RunDigest | None = None) -> Analysis:
     summary = summarize(sums, reasons, manifest.pairings)
     if manifest.games:
         summary = add_game_figures(summary, files)  # points_per_game (METRICS.md)
+    summary = add_thinking(summary, files, manifest.pairings)  # machine-dependent (ginsim.analysis.thinking)
     if not summary.empty:
-        summary = _ordered(summary)
+        summary = _ordered(summary, grid_params(manifest))
     ratings = heads = None
     if manifest.kind == RunKind.ROUNDROBIN and sums:
         names = [s.label for s in manifest.strategies]
@@ -100,13 +104,21 @@ def analyze(folder: Path, digest: RunDigest | None = None) -> Analysis:
                 summary[name] = [value] + [None] * (len(summary) - 1)
     lost = forfeiters(files, manifest.pairings) if any(s["forfeits"] for s in sums.values()) else []
     total = manifest.chunks
-    return Analysis(folder, manifest, summary, ratings, len(files), total, sprt, lost, digest, heads)
+    thinking = thinking_table(files, manifest.pairings)
+    return Analysis(folder, manifest, summary, ratings, len(files), total, sprt, lost, digest, heads, thinking)
 
 
-def _ordered(summary: pd.DataFrame) -> pd.DataFrame:
+def grid_params(m: Manifest) -> list[str]:
+    """A grid sweep's parameters (``param`` lists them joined by commas); [] otherwise."""
+    if m.kind != RunKind.SWEEP or not m.param or "," not in m.param:
+        return []
+    return m.param.split(",")
+
+
+def _ordered(summary: pd.DataFrame, grid: list[str]) -> pd.DataFrame:
     cols = ["strategy", "opponent"]
     if "param" in summary:
-        cols += ["param", "value"]
+        cols += ["param", "value", *grid]
     cols.append("hands")
     if "games" in summary:
         cols.append("games")
@@ -116,7 +128,7 @@ def _ordered(summary: pd.DataFrame) -> pd.DataFrame:
         cols.append(name)
         if f"{name}_lo" in summary:
             cols += [f"{name}_lo", f"{name}_hi"]
-    cols += ["forfeits", "forfeit_reasons"]
+    cols += ["forfeits", "forfeit_reasons", *THINK_COLUMNS]
     cols += [c for c in summary if c.startswith("sprt_")]
     return summary[[c for c in cols if c in summary]]
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ginsim.run.records import Manifest, RunKind
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def fmt_rate(row: Any, name: str) -> str:
@@ -113,11 +116,12 @@ def md_points(r: Any, name: str = "points_per_hand", digits: int = 3) -> str:
 
 
 def sweep_base(m: Manifest) -> str:
-    """The swept strategy without the swept parameter: ``threshold`` for a knock_at sweep."""
+    """The swept strategy without the swept parameters: ``threshold`` for a knock_at sweep."""
     if not m.pairings:
         return "the swept strategy"
     name, _, params = str(m.pairings[0].label_a).partition(":")
-    keep = [kv for kv in params.split(",") if kv and not kv.startswith(f"{m.param}=")]
+    swept = tuple(f"{n}=" for n in str(m.param).split(","))
+    keep = [kv for kv in params.split(",") if kv and not kv.startswith(swept)]
     return name + (":" + ",".join(keep) if keep else "")
 
 
@@ -128,9 +132,17 @@ def describe_run(manifest: Manifest, complete: bool = True) -> str:
     if m.kind == RunKind.MATCH and pairings:
         who = f"{pairings[0].label_a} vs {pairings[0].label_b}"
     elif m.kind == RunKind.SWEEP and pairings:
-        values = list(dict.fromkeys(p.value for p in pairings))
         opponents = ", ".join(dict.fromkeys(p.label_b for p in pairings))
-        who = f"{sweep_base(m)}, {m.param} = {_values_text(values)} vs {opponents}"
+        if isinstance(pairings[0].value, list):  # a grid: each parameter's values
+            names = str(m.param).split(",")
+            axes = [list(dict.fromkeys(p.value[i] for p in pairings)) for i in range(len(names))]
+            grid = " × ".join(f"{n} ({_values_text(v)})" for n, v in zip(names, axes, strict=True))
+            who = f"{sweep_base(m)}, {grid} vs {opponents}"
+        else:
+            values = list(dict.fromkeys(p.value for p in pairings))
+            who = f"{sweep_base(m)}, {m.param} = {_values_text(values)} vs {opponents}"
+    elif m.kind == RunKind.GAUNTLET and pairings:
+        who = f"{pairings[0].label_a} against " + ", ".join(p.label_b for p in pairings)
     else:
         who = f"round-robin of {len(m.strategies)} strategies"
     stopped = m.stopped if m.status == "stopped" else None
@@ -159,12 +171,25 @@ def _values_text(values: list[Any]) -> str:
 
 
 def games_size(m: Manifest) -> str:
-    """How many games a game-mode run plays per pairing, said right with duplicate deals:
-    the manifest's ``games`` counts deals, each played twice (seats swapped)."""
+    """How many games a game-mode run plays per pairing, said right with duplicate deals
+    (half as many deals, each played twice, seats swapped), in any run-folder format."""
     target = m.rules["target_score"]
+    played = m.games_played or 0
     if not m.duplicate:
-        return f"{m.games:,} games to {target} per pairing"
-    return f"{2 * (m.games or 0):,} games to {target} per pairing ({m.games:,} deals played twice, seats swapped)"
+        return f"{played:,} games to {target} per pairing"
+    return f"{played:,} games to {target} per pairing ({m.units:,} deals played twice, seats swapped)"
+
+
+def played_text(m: Manifest, summary: pd.DataFrame, asked: bool = True) -> str:
+    """What was played: the hands (and games) played in all, which a partial run or a game
+    run (hands per game vary) cannot say in advance, then (``asked``) the count per pairing."""
+    per = games_size(m) if m.games is not None else f"{m.hands:,} hands per pairing"
+    if m.duplicate and m.games is None:
+        per += f" ({m.units:,} deals played twice, seats swapped)"
+    hands = int(summary["hands"].sum()) // 2 if not summary.empty else 0  # a row for either side of a pairing
+    games = int(summary["games"].sum()) // 2 if "games" in summary and not summary.empty else None
+    done = f"{hands:,} hands" + (f" and {games:,} games" if games is not None else "")
+    return f"{done} in all" + (f"; {per}" if asked else "")
 
 
 def reproducibility_note(m: Manifest) -> str:

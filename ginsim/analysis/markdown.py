@@ -16,6 +16,7 @@ from ginsim.analysis.format import (
     md_table,
     md_text,
     pairwise_rows,
+    played_text,
     reproducibility_note,
     sweep_base,
 )
@@ -45,6 +46,15 @@ CHART_CAPTIONS: dict[str, str] = {
     "with 95% bands; no point where it never knocked short of gin.",
     "sweep_game_win_rate": "Share of games to {target} that {base} won at each value of {param}, "
     "one line per opponent with its 95% band: what a player at the table cares about.",
+    "grid_points_per_hand": "Points per hand of {base} over every combination of {param}, against one "
+    "opponent: blue cells win points, red lose them; the best combination is outlined (compare its interval "
+    "in the table above before trusting a small difference).",
+    "grid_game_win_rate": "Share of games to {target} {base} won over every combination of {param}, against "
+    "one opponent; the best combination is outlined.",
+    "gauntlet_points_per_hand": "Points per hand of the candidate against each opponent with its 95% "
+    "interval: right of the line it wins points.",
+    "gauntlet_game_win_rate": "Share of games to {target} the candidate won against each opponent, with "
+    "95% intervals: right of 50% it wins more often than not.",
     "sweep_points_per_game": "Points per game of {base} at each value of {param} (its total with the "
     "end-of-game bonuses minus the opponent's), one line per opponent with its 95% band.",
     "outcomes": "How each strategy's hands ended, seen from its side: greens are hands it scored (knock, "
@@ -88,6 +98,7 @@ def header_lines(a: Analysis) -> list[str]:
         f"- command: {md_code(m.command or '(library call)')}",
         f"- strategies: {', '.join(md_code(s.label) for s in m.strategies)}",
         f"- size: {size}, {dup}, master seed {m.seed}",
+        f"- played: {played_text(m, a.summary, asked=False)}",
         f"- rules: {rules}",
         f"- status: {m.status}, {a.chunks_done} of {a.chunks_total} chunks"
         + (
@@ -99,6 +110,15 @@ def header_lines(a: Analysis) -> list[str]:
         ),
         f"- ginsim {m.ginsim}, started {m.started}, finished {m.finished or '—'}",
     ]
+    for e in m.extensions:  # a run that grew (ginsim.run.grow)
+        counts = e.get(m.mode, [])
+        grew = (
+            f"{counts[0]:,} → {counts[1]:,} {m.mode} per pairing" if len(counts) == 2 and counts[0] != counts[1] else ""
+        )
+        pairs = e.get("pairings", [])
+        if len(pairs) == 2 and pairs[0] != pairs[1]:
+            grew += ("; " if grew else "") + f"{pairs[0]} → {pairs[1]} pairings"
+        lines.append(f"- grown on {e.get('at', '?')}: {grew or 'resumed'}")
     if m.clock:
         lines.append("- **played with a clock** (`time_per_hand`): results depend on the machine that ran them")
     if note := reproducibility_note(m):
@@ -185,6 +205,10 @@ def report_markdown(a: Analysis) -> str:
     if m.kind == RunKind.SWEEP:
         out += _sweep_tables(a)
         out += _embed(charts, SWEEP_CHARTS, fill)
+        out += _embed(charts, tuple(c for c in charts if c.startswith("grid_")), fill)
+    if m.kind == RunKind.GAUNTLET:
+        out += _gauntlet_table(a)
+        out += _embed(charts, tuple(c for c in charts if c.startswith("gauntlet_")), fill)
     out += ["## Summary", "", "One row per strategy and opponent.", ""]
     header = ["strategy", "opponent"]
     if "value" in a.summary:
@@ -226,6 +250,7 @@ def report_markdown(a: Analysis) -> str:
         rows.append(row)
     out += [md_table(header, rows), ""]
     out += _embed(charts, ("outcomes", "knock_deadwood", "turns"), fill)
+    out += _thinking_section(a)
     out += [
         "Files: `summary.csv` (these figures, intervals as `<name>_lo`/`<name>_hi`), "
         + ("`ratings.csv`, `pairwise.csv`, " if a.ratings is not None else "")
@@ -255,15 +280,52 @@ def _forfeit_section(a: Analysis) -> list[str]:
     ]
 
 
+def _thinking_section(a: Analysis) -> list[str]:
+    """Each timed strategy's time per decision, marked as this machine's."""
+    if a.thinking is None:
+        return []
+    rows = [
+        [md_code(r.strategy), f"{int(r.think_decisions):,}", f"{r.think_mean_us:,.1f}", f"{r.think_p99_us:,.1f}"]
+        for r in a.thinking.itertuples(index=False)
+    ]
+    intro = (
+        "Wall time per decision (`take_upcard`, `discard`, `knock`) in microseconds, over every pairing "
+        "(docs/METRICS.md). **Machine-dependent**: measured on the machine that played, under its load; "
+        "the fast path's built-ins are not timed."
+    )
+    header = ["strategy", "decisions", "mean (µs)", "99th percentile (µs)"]
+    return ["## Thinking time", "", intro, "", md_table(header, rows), ""]
+
+
+def _gauntlet_table(a: Analysis) -> list[str]:
+    """The candidate against each opponent: its figures, one row per opponent."""
+    m = a.manifest
+    if not m.pairings:
+        return []
+    candidate = m.pairings[0].label_a
+    part = a.summary[a.summary["strategy"] == candidate]
+    header = ["opponent", "hands", *(["games"] if "games" in part else []), "points_per_hand", "win_rate"]
+    header += ["game_win_rate"] if "game_win_rate" in part else []
+    rows = []
+    for r in part.itertuples(index=False):
+        row = [md_code(r.opponent), f"{r.hands:,}", *([f"{int(r.games):,}"] if "games" in part else [])]
+        row += [md_points(r), md_rate(r, "win_rate")]
+        row += [md_rate(r, "game_win_rate")] if "game_win_rate" in part else []
+        rows.append(row)
+    intro = f"{md_code(candidate)} against each opponent (the opponents do not meet each other)."
+    return [f"## Gauntlet of {md_code(candidate)}", "", intro, "", md_table(header, rows), ""]
+
+
 def _sweep_tables(a: Analysis) -> list[str]:
     m = a.manifest
     param = m.param or "value"
+    names = param.split(",")  # a grid: a column per parameter
     swept = {p.label_a for p in m.pairings}
-    out = [f"## Sweep of {md_code(param)}", ""]
+    out = [f"## Sweep of {' × '.join(md_code(n) for n in names)}", ""]
     df = a.summary[a.summary["strategy"].isin(swept)]
     for opp, part in df.groupby("opponent", sort=False):
         out += [f"Against {md_code(opp)}:", ""]
-        header = [param, "points_per_hand", "win_rate", "undercut_rate", "knock_rate", "gin_rate"]
+        header = [*names, "points_per_hand", "win_rate", "undercut_rate", "knock_rate", "gin_rate"]
         if "game_win_rate" in part:
             header.append("game_win_rate")
         if "points_per_game" in part:
@@ -271,7 +333,7 @@ def _sweep_tables(a: Analysis) -> list[str]:
         rows = []
         for r in part.itertuples(index=False):
             row = [
-                md_text(r.value),
+                *(md_text(v) for v in str(r.value).split(", ")),
                 md_points(r),
                 md_rate(r, "win_rate"),
                 md_rate(r, "undercut_rate"),
@@ -335,7 +397,7 @@ def _caption_values(a: Analysis) -> dict[str, str]:
     """What the captions' `{param}`, `{base}` and ``{target}`` stand for in this run."""
     m = a.manifest
     return {
-        "param": md_code(m.param or ""),
+        "param": " × ".join(md_code(n) for n in (m.param or "").split(",")),
         "base": md_code(sweep_base(m)) if m.kind == RunKind.SWEEP else "",
         "target": str(m.rules.get("target_score", "")),
     }

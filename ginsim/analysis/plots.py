@@ -9,7 +9,6 @@ Figure: no pyplot state, so charts can be drawn in any process and composed by c
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -19,79 +18,28 @@ import numpy as np
 import pandas as pd
 from matplotlib import rc_context
 from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
-from ginsim.analysis.figures import Analysis, matrix
+from ginsim.analysis.chartbase import CELL as _CELL  # the shared parts of every chart
+from ginsim.analysis.chartbase import CHARTS_DIR, DPI, FIGURE_NAMES, PARAM_UNITS, SWEEP_FIGURES, Y_LABELS
+from ginsim.analysis.chartbase import font as _font
+from ginsim.analysis.chartbase import hatch as _hatch
+from ginsim.analysis.chartbase import label_width as _label_width
+from ginsim.analysis.chartbase import new_figure as _figure
+from ginsim.analysis.chartbase import title as _title
+from ginsim.analysis.figures import Analysis, grid_params, matrix
 from ginsim.analysis.format import describe_run
+from ginsim.analysis.gridcharts import grid_makers
 from ginsim.analysis.logcounts import ALL, OUTCOME_CATEGORIES, read_log_counts
 from ginsim.analysis.scales import bars_scale, matrix_scale, rows_scale
 from ginsim.run.atomic import make_dir, write_atomic
 from ginsim.run.records import Manifest
 
-DPI = 100
-CHARTS_DIR = "charts"
-SWEEP_FIGURES = ("points_per_hand", "win_rate", "undercut_rate", "game_win_rate", "points_per_game")
-FIGURE_NAMES = {
-    "points_per_hand": "Points per hand",
-    "win_rate": "Hand win rate",
-    "undercut_rate": "Undercut rate (share of its knocks undercut)",
-    "game_win_rate": "Game win rate",
-    "points_per_game": "Points per game (with end-of-game bonuses)",
-}
-Y_LABELS = {
-    "points_per_hand": "points per hand (scored − conceded)",
-    "win_rate": "hands won (% of hands)",
-    "undercut_rate": "knocks undercut (% of its knocks)",
-    "game_win_rate": "games won (% of games)",
-    "points_per_game": "points per game (total − opponent's total)",
-}
-PARAM_UNITS = {"knock_at": "deadwood points"}
 OUTCOME_COLORS = ("#41ab5d", "#005a32", "#a1d99b", "#fd8d3c", "#ef3b2c", "#99000d", "#969696", "#d9f0d3", "#252525")
 _DARK = {"#41ab5d", "#005a32", "#ef3b2c", "#99000d", "#252525"}  # colours that take white labels
-_CELL: dict[str, Any] = {"ha": "center", "va": "center"}
 TURN_BARS = 100  # most bars in the hand-length histogram before they group turns
-_STEMS = ("heatmap_", "ratings", "sweep_", "outcomes", "turns", "knock_deadwood", "sprt")
-
-
-# -- titles and sizes --------------------------------------------------------------------------
-def _font(n: int) -> float:
-    """Text size for a chart of ``n`` rows or columns: smaller as the field grows."""
-    return float(np.clip(12 - 0.35 * n, 8, 11))
-
-
-def _figure(ax: Axes | None, size: tuple[float, float]) -> tuple[Figure, Axes]:
-    if ax is not None:
-        return ax.figure, ax  # type: ignore[return-value]
-    fig = Figure(figsize=size, dpi=DPI, layout="constrained")
-    FigureCanvasAgg(fig)
-    return fig, fig.add_subplot()
-
-
-def _title(ax: Axes, what: str, played: str) -> None:
-    """The title over the axes, its second line wrapped so that it stays inside the figure:
-    the title is centred on the axes, which long tick labels on the left (or a colour bar on
-    the right) push off the figure's centre."""
-    fig = ax.figure
-    labels = ax.get_yticklabels()
-    size = labels[0].get_fontsize() if labels else 9.0
-    left = 0.6 + _label_width([t.get_text() for t in labels]) * float(size) / 9.0
-    right = 0.3 + (1.3 if len(fig.axes) > 1 else 0.0)  # type: ignore[union-attr]
-    spec = ax.get_subplotspec()  # in a caller's grid of charts the axes has a column or a few
-    share = 1.0 if spec is None else (spec.colspan.stop - spec.colspan.start) / spec.get_gridspec().ncols
-    room = fig.get_figwidth() * share - abs(left - right) - 0.3  # type: ignore[union-attr]
-    width = max(30, int(room * 10.5))
-    text = what + ("\n" + textwrap.fill(played, width) if played else "")
-    ax.set_title(text, fontsize=10.5)
-    if share < 1:  # a column of a caller's grid: the axis label wraps to it too
-        label = ax.get_xlabel()
-        ax.set_xlabel("\n".join(textwrap.fill(line, width) for line in label.split("\n")) if label else "")
-
-
-def _label_width(labels: list[str]) -> float:
-    """Inches the longest tick label needs (rough: 0.075 in per character at 9 pt)."""
-    return 0.075 * max((len(s) for s in labels), default=4)
+_STEMS = ("heatmap_", "ratings", "sweep_", "grid_", "gauntlet_", "outcomes", "turns", "knock_deadwood", "sprt")
 
 
 # -- the plotting functions --------------------------------------------------------------------
@@ -182,14 +130,6 @@ def ratings_chart(ratings: pd.DataFrame, played: str = "", ax: Axes | None = Non
     what = "Bradley–Terry ratings from game wins" if games else "Ratings from points per hand (least squares)"
     _title(ax, what, played)
     return fig
-
-
-def _hatch(ax: Axes, cells: np.ndarray) -> None:
-    """Hatch the cells (row, column) whose value lies beyond the colour scale."""
-    from matplotlib.patches import Rectangle
-
-    for i, j in zip(*np.nonzero(cells), strict=True):
-        ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="//", edgecolor="#ffffff80", lw=0))
 
 
 def sweep_chart(rows: pd.DataFrame, param: str, figure: str, played: str = "", ax: Axes | None = None) -> Figure:
@@ -431,7 +371,8 @@ def chart_makers(analysis: Analysis) -> dict[str, Callable[[Axes | None], Figure
             makers[f"heatmap_{figure}"] = partial(_ax_last, heatmap, matrix(a, figure), figure, played)
         if a.ratings is not None and not a.ratings.empty:
             makers["ratings"] = partial(_ax_last, ratings_chart, a.ratings, played)
-    if m.kind == "sweep":
+    makers.update(grid_makers(a, played))  # a grid's heatmaps, a gauntlet's chart
+    if m.kind == "sweep" and not grid_params(m):
         rows = sweep_rows(a)
         for figure in SWEEP_FIGURES:
             if figure in rows and rows[figure].notna().any():

@@ -215,7 +215,12 @@ def summarize(
             }
             if p.param is not None:
                 row["param"] = p.param if side == 0 else ""
-                row["value"] = p.value if side == 0 else ""
+                grid = isinstance(p.value, list)  # a grid's combination: a column per parameter too
+                value = ", ".join(str(v) for v in p.value) if grid else p.value
+                row["value"] = value if side == 0 else ""
+                if grid:
+                    for name, v in zip(p.param.split(","), p.value, strict=True):
+                        row[name] = v if side == 0 else ""
             row["pairing"] = p.index
             row.update(figures(sums[key]))
             row["forfeit_reasons"] = " | ".join(reasons.get(key, []))

@@ -163,12 +163,19 @@ def run_options(f: Callable[..., Any]) -> Callable[..., Any]:
     f = _apply(
         f,
         [
-            click.option("--hands", type=int, default=None, help="Hands per pairing (default 10000 unless --games)."),
+            click.option(
+                "--hands",
+                type=int,
+                default=None,
+                help="Hands played per pairing (default 10000 unless --games); with duplicate deals, N/2 deals "
+                "each played twice (an odd N is rounded up).",
+            ),
             click.option(
                 "--games",
                 type=int,
                 default=None,
-                help="Games to the rules' target_score per pairing, instead of hands.",
+                help="Games to the rules' target_score played per pairing, instead of hands; with duplicate "
+                "deals, N/2 games' deals each played twice (an odd N is rounded up).",
             ),
             seed_option("Master seed: fixes every deck and random choice."),
             jobs_option,

@@ -1,5 +1,5 @@
-"""``ginsim play`` and ``ginsim replay``: thin click commands over ginsim.terminal.play and
-ginsim.terminal.replay."""
+"""``ginsim play``, ``ginsim replay`` and ``ginsim moves``: thin click commands over
+ginsim.terminal.play, ginsim.terminal.replay and ginsim.terminal.moves."""
 
 from __future__ import annotations
 
@@ -166,4 +166,39 @@ def _forfeit_lines(folder: Path, row: int) -> list[str]:
     return out
 
 
-COMMANDS = [play, replay]
+@click.command()
+@click.argument("folder", type=click.Path(path_type=Path))
+@click.option("--hands", default=None, metavar="ROWS", help="Rows of the hand log: N, N,M,... or A:B (A to B-1).")
+@click.option(
+    "--where",
+    default=None,
+    metavar="CONDITION",
+    help="Instead of --hands: the hands matching a pandas condition over the hand log's columns, "
+    'e.g. "outcome == \'undercut\'" or "turns > 30".',
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="The file to write (default FOLDER/moves.parquet; a name ending in .csv writes CSV).",
+)
+def moves(folder: Path, hands: str | None, where: str | None, out: Path | None) -> None:
+    """Write every decision of a run's hands (all, or those chosen), one row each: hand,
+    turn, seat, strategy, phase, action, card, deadwood after, stock size, and the cards
+    the seat could see. Each hand is replayed from the seeds and checked against the hand
+    log. Load it with pandas.read_parquet.
+
+    \b
+    Examples:
+      ginsim moves results/match-20261204-101500
+      ginsim moves results/<run> --hands 0:1000 --out first1000.parquet
+      ginsim moves results/<run> --where "outcome == 'undercut'" --out undercuts.csv
+    """
+    from ginsim.terminal.moves import write_moves
+
+    target = out if out is not None else folder / "moves.parquet"
+    rows = write_moves(folder, target, hands, where)
+    click.echo(f"wrote {rows:,} decisions to {target}")
+
+
+COMMANDS = [play, replay, moves]

@@ -14,10 +14,12 @@ from ginsim.cli.options import (
     isolate_options,
     jobs_option,
     output_options,
+    rules_options,
     run_engine,
     run_options,
+    seed_option,
 )
-from ginsim.run.describe import MatchRun, RoundRobinRun, RunDescription, SweepRun
+from ginsim.run.describe import GauntletRun, MatchRun, RoundRobinRun, RunDescription, SweepRun
 
 
 def _start_run(run: RunDescription, kw: dict[str, Any], sprt: str | None = None) -> None:
@@ -92,21 +94,43 @@ def roundrobin(strategies: tuple[str, ...], **kw: Any) -> None:
 @click.argument("strategy")
 @click.option(
     "--param",
+    "params",
+    multiple=True,
     required=True,
     metavar="NAME=START:STOP[:STEP] | NAME=v1,v2,...",
-    help="The parameter to sweep (inclusive range or list).",
+    help="A parameter to sweep (inclusive range or list); several make the grid of every combination.",
 )
 @click.option("--vs", "versus", multiple=True, required=True, metavar="STRATEGY", help="An opponent (repeatable).")
 @run_options
-def sweep(strategy: str, param: str, versus: tuple[str, ...], **kw: Any) -> None:
-    """Sweep one strategy parameter over a range against fixed opponents.
+def sweep(strategy: str, params: tuple[str, ...], versus: tuple[str, ...], **kw: Any) -> None:
+    """Sweep strategy parameters over ranges against fixed opponents: one --param draws a
+    line per opponent, two draw a heatmap over the grid, more a table in report.md.
 
     \b
     Examples:
       ginsim sweep threshold --param knock_at=0:10 --vs simple
       ginsim sweep threshold --param knock_at=0:10:2 --vs simple --vs random --games 2000
+      ginsim sweep aware --param late_knock_at=2,6 --param late_turn=10,15,20 --vs simple
     """
-    _start_run(SweepRun(strategy, param, versus), kw)
+    _start_run(SweepRun(strategy, params[0], versus, params[1:]), kw)
+
+
+@click.command()
+@click.argument("candidate")
+@click.argument("opponents", nargs=-1, required=True)
+@click.option("--vs", "vs_marker", is_flag=True, help="Before the opponents, for reading: CANDIDATE --vs A B C.")
+@run_options
+def gauntlet(candidate: str, opponents: tuple[str, ...], vs_marker: bool, **kw: Any) -> None:
+    """Play CANDIDATE against each of the opponents (and them against nobody else); the
+    report shows the candidate's figures against each one.
+
+    \b
+    Examples:
+      ginsim gauntlet my_bot.py:MyBot --vs simple aware sampler --hands 20000
+      ginsim gauntlet threshold:knock_at=6 --vs simple random --games 1000
+    """
+    del vs_marker  # only for reading: the opponents are the arguments after the candidate
+    _start_run(GauntletRun(candidate, opponents), kw)
 
 
 @click.command()
@@ -131,6 +155,8 @@ def report(folder: Path, quiet: bool) -> None:
 @jobs_option
 @click.option("--hands", type=int, default=None, help="Play N hands per pairing instead (a quick try; own folder).")
 @click.option("--games", type=int, default=None, help="Play N games per pairing instead (a quick try; own folder).")
+@seed_option("Use this master seed instead of the file's (own folder: <out>-seed<S>).", default=None)
+@rules_options
 @backend_options
 @output_options
 @isolate_options
@@ -140,6 +166,9 @@ def run(
     jobs: int | None,
     hands: int | None,
     games: int | None,
+    seed: int | None,
+    rules_file: str | None,
+    rule_options: tuple[str, ...],
     backend: str,
     scheduler: str | None,
     plots: bool,
@@ -153,12 +182,14 @@ def run(
     The file names the kind (match, roundrobin, sweep), the strategies, hands or games,
     seed, rules and output folder (default results/<file name>). Rerun it to resume.
     With --hands or --games the run goes to <out>-hands<N> (or -games<N>), so a quick
-    try never collides with the full run.
+    try never collides with the full run; likewise --seed (<out>-seed<S>) and --rules or
+    --rule (<out>-rules-<name>), which replace the file's seed and rules.
 
     \b
     Examples:
       ginsim run experiments/knock_sweep.toml
       ginsim run experiments/roundrobin_builtins.toml --hands 2000 --jobs 2
+      ginsim run experiments/knock_sweep.toml --seed 7 --rules eaai
     """
     from ginsim.api import run_experiment
 
@@ -177,7 +208,10 @@ def run(
         isolate=isolate,
         decision_limit=decision_limit,
         engine=run_engine(),
+        seed=seed,
+        rules=rules_file,
+        rule_options=rule_options,
     )
 
 
-COMMANDS = [match, roundrobin, sweep, run, report]
+COMMANDS = [match, roundrobin, sweep, gauntlet, run, report]

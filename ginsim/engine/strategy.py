@@ -31,6 +31,12 @@ HOOKS = ("observe", "choose_melds", "choose_layoffs", "take_big_gin")
 """The optional hooks; the engine calls one only when the strategy's class overrides it."""
 
 
+HAND = "hand"
+MATCH = "match"
+LIFETIMES = (HAND, MATCH)
+"""``Strategy.lifetime``: a fresh instance per hand (per game in game mode), or one per seat
+for a whole chunk of its pairing."""
+
 ENTRY_POINTS = (*DECISIONS, *HOOKS)
 """Every method the engine calls, in the order of ``entry_points``' tuple."""
 
@@ -52,6 +58,13 @@ class Strategy:
 
     name: ClassVar[str] = ""
     description: ClassVar[str] = ""
+    lifetime: ClassVar[str] = HAND
+    """How long one instance plays. ``"hand"`` (the default): a fresh instance for every
+    hand (every game, in game mode), so nothing carries over. ``"match"``: one instance
+    per seat for a whole chunk of its pairing (each seat order of duplicate deals apart),
+    playing its hands and games in order and told of each by ``new_game`` and
+    ``new_hand``, so it may learn its opponent; the run's chunk size then shapes what it
+    learns (docs/strategy-api.md, "State across a match")."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A subclass that sets its own ``name`` is known by it in this process
@@ -96,6 +109,14 @@ class Strategy:
     def take_big_gin(self, view: PlayerView) -> bool:
         """With big gin on and all 11 cards melded: end the hand now?"""
         return True
+
+    # match lifetime: called by the runner, in order, before each game and each hand
+    def new_game(self, game: int) -> None:
+        """A game begins (game mode, ``lifetime = "match"``): ``game`` is its index in the run."""
+
+    def new_hand(self, hand: int) -> None:
+        """A hand begins (``lifetime = "match"``): in hand mode ``hand`` is the deal's index
+        in the run, in game mode the hand's number within its game (from 0)."""
 
     # -- description ----------------------------------------------------------------
     @classmethod

@@ -3,7 +3,7 @@ seed, rules, output folder), so an analysis is reproduced by ``ginsim run FILE``
 
 Schema (top-level keys; the kind decides which of the "who" keys apply)::
 
-    kind = "match" | "roundrobin" | "sweep"
+    kind = "match" | "roundrobin" | "sweep" | "gauntlet"
     description = "what the experiment asks"          # optional
     a = "simple"                                      # match
     b = "threshold:knock_at=5"                        # match
@@ -11,8 +11,11 @@ Schema (top-level keys; the kind decides which of the "who" keys apply)::
     strategy = "threshold"                            # sweep: the strategy swept
     param = "knock_at"                                # sweep: its parameter
     values = "0:10"  or  [0, 2, 4]                    # sweep: START:STOP[:STEP] (inclusive) or a list
-    vs = ["simple"]                                   # sweep: the opponents
-    hands = 100000  or  games = 2000                  # per pairing (exactly one)
+    vs = ["simple"]                                   # sweep, gauntlet: the opponents
+    params = { late_knock_at = [2, 6], late_turn = "10:20:5" }  # sweep: a grid (instead of param, values)
+    candidate = "my_bot.py:MyBot"                     # gauntlet: played against each of vs
+    hands = 100000  or  games = 2000                  # played per pairing (exactly one; with
+                                                      # duplicate deals, half as many deals twice)
     seed = 1                                          # default 0
     duplicate = true                                  # default true
     out = "results/knock_sweep"                       # default results/<file stem>
@@ -34,7 +37,7 @@ from typing import Any
 from ginsim.engine.rng import MAX_SEED
 from ginsim.engine.rules import Rules, rules_from_table
 from ginsim.errors import GinsimError, RunError
-from ginsim.run.describe import MatchRun, RoundRobinRun, RunDescription, SweepRun
+from ginsim.run.describe import GauntletRun, MatchRun, RoundRobinRun, RunDescription, SweepRun
 from ginsim.run.plan import KINDS, plan_run
 from ginsim.run.records import RunKind
 from ginsim.run.speccheck import parse_specs
@@ -43,7 +46,8 @@ COMMON_KEYS = ("kind", "description", "hands", "games", "seed", "duplicate", "ou
 KIND_KEYS: dict[str, tuple[str, ...]] = {
     "match": ("a", "b"),
     "roundrobin": ("strategies",),
-    "sweep": ("strategy", "param", "values", "vs"),
+    "sweep": ("strategy", "param", "values", "params", "vs"),
+    "gauntlet": ("candidate", "vs"),
 }
 
 
@@ -118,8 +122,8 @@ def _count(path: Path, data: dict[str, Any], key: str) -> int | None:
     return v
 
 
-def _values(path: Path, v: Any) -> str:
-    """The ``values`` key as the text after ``NAME=`` of ``--param``."""
+def _values(path: Path, v: Any, key: str = "values") -> str:
+    """The ``values`` key (or a value of ``params``) as the text after ``NAME=`` of ``--param``."""
     if isinstance(v, str):
         parts = v.split(":")
         ok = len(parts) in (2, 3)
@@ -129,10 +133,10 @@ def _values(path: Path, v: Any) -> str:
             except ValueError:
                 ok = False
         if not ok:
-            raise _bad(path, "values", f'expected "START:STOP" or "START:STOP:STEP" or a list, not {v!r}')
+            raise _bad(path, key, f'expected "START:STOP" or "START:STOP:STEP" or a list, not {v!r}')
         return v.strip()
     if not isinstance(v, list) or not v:
-        raise _bad(path, "values", f'expected "START:STOP[:STEP]" or a non-empty list, not {v!r}')
+        raise _bad(path, key, f'expected "START:STOP[:STEP]" or a non-empty list, not {v!r}')
     out = []
     for item in v:
         if isinstance(item, bool):
@@ -140,7 +144,7 @@ def _values(path: Path, v: Any) -> str:
         elif isinstance(item, int | float) or (isinstance(item, str) and item.strip() and "," not in item):
             out.append(str(item).strip())
         else:
-            raise _bad(path, "values", f"list items must be numbers, true/false or plain words, not {item!r}")
+            raise _bad(path, key, f"list items must be numbers, true/false or plain words, not {item!r}")
     return ",".join(out)
 
 
@@ -149,40 +153,56 @@ def _description(path: Path, data: dict[str, Any], isolate: bool = False) -> Run
     ginsim.run.speccheck)."""
     kind = data["kind"]
     run: RunDescription
-    param = ""  # a sweep's parameter
     if kind == RunKind.MATCH:
         run = MatchRun(_text(path, data, "a"), _text(path, data, "b"))
         specs = {"a": [run.a], "b": [run.b]}
     elif kind == RunKind.ROUNDROBIN:
         run = RoundRobinRun(tuple(_texts(path, data, "strategies", 2)))
         specs = {"strategies": list(run.strategies)}
+    elif kind == RunKind.GAUNTLET:
+        run = GauntletRun(_text(path, data, "candidate"), tuple(_texts(path, data, "vs", 1)))
+        specs = {"candidate": [run.candidate], "vs": list(run.versus)}
     else:
-        param = _text(path, data, "param")
-        if "=" in param or ":" in param:
-            raise _bad(path, "param", f"must be a parameter name such as knock_at, not {param!r}")
-        if "values" not in data:
-            raise _bad(path, "values", "missing (a sweep needs strategy, param, values, vs)")
-        run = SweepRun(
-            _text(path, data, "strategy"),
-            f"{param}={_values(path, data['values'])}",
-            tuple(_texts(path, data, "vs", 1)),
-        )
+        texts = _sweep_params(path, data)
+        run = SweepRun(_text(path, data, "strategy"), texts[0], tuple(_texts(path, data, "vs", 1)), tuple(texts[1:]))
         specs = {"strategy": [run.strategy], "vs": list(run.versus)}
     for key, texts in specs.items():
         try:
             parsed = parse_specs(texts, isolate)
         except GinsimError as e:
             raise _bad(path, key, str(e)) from None
-        if key == "strategy":
+        if key == "strategy" and isinstance(run, SweepRun):
             for spec in parsed:
                 known = spec.defaults()
-                if param not in known:
-                    raise _bad(
-                        path,
-                        "param",
-                        f"{spec.label} has no parameter {param!r} (parameters: {', '.join(known) or 'none'})",
-                    )
+                for text in run.params:
+                    param = text.partition("=")[0]
+                    if param not in known:
+                        raise _bad(
+                            path,
+                            "params" if "params" in data else "param",
+                            f"{spec.label} has no parameter {param!r} (parameters: {', '.join(known) or 'none'})",
+                        )
     return run
+
+
+def _sweep_params(path: Path, data: dict[str, Any]) -> list[str]:
+    """A sweep's parameters as ``--param`` texts: ``param`` and ``values``, or a ``params``
+    table of name = values (a grid when it names several)."""
+    if "params" in data:
+        if "param" in data or "values" in data:
+            raise _bad(path, "params", "give params (a grid) or param and values, not both")
+        table = data["params"]
+        if not isinstance(table, dict) or not table:
+            raise _bad(
+                path, "params", 'must be a table of name = values, e.g. { knock_at = "0:10", late_turn = [10, 20] }'
+            )
+        return [f"{name}={_values(path, v, f'params.{name}')}" for name, v in table.items()]
+    param = _text(path, data, "param")
+    if "=" in param or ":" in param:
+        raise _bad(path, "param", f"must be a parameter name such as knock_at, not {param!r}")
+    if "values" not in data:
+        raise _bad(path, "values", "missing (a sweep needs strategy, param, values, vs; or params for a grid)")
+    return [f"{param}={_values(path, data['values'])}"]
 
 
 _FILE_KEYS = {"param": "values", "vs": "vs", "hands": "hands", "games": "games", "seed": "seed"}
@@ -241,6 +261,8 @@ def load_experiment(path: str | Path, isolate: bool = False) -> Experiment:
             case RoundRobinRun():
                 raise _bad(p, "strategies", problem) from None
             case SweepRun():
-                raise _bad(p, "values", problem) from None
+                raise _bad(p, "params" if "params" in data else "values", problem) from None
+            case GauntletRun():
+                raise _bad(p, "vs", problem) from None
         raise RunError(f"{p}: {problem}") from None
     return exp

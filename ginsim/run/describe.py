@@ -45,22 +45,47 @@ class RoundRobinRun:
 @dataclass(frozen=True)
 class SweepRun:
     """One parameter of ``strategy`` over a range against each of ``versus``; ``param``
-    is ``NAME=START:STOP[:STEP]`` or ``NAME=v1,v2,...`` (as ``--param``)."""
+    is ``NAME=START:STOP[:STEP]`` or ``NAME=v1,v2,...`` (as ``--param``). Each of
+    ``also`` (the same form) adds a parameter: the sweep is then the Cartesian grid of
+    all their values, the first parameter varying slowest."""
 
     strategy: str
     param: str
     versus: tuple[str, ...]
+    also: tuple[str, ...] = ()
     kind: ClassVar[RunKind] = RunKind.SWEEP
+
+    @property
+    def params(self) -> tuple[str, ...]:
+        """Every swept parameter's text, the first one first."""
+        return (self.param, *self.also)
 
     def specs(self) -> tuple[str, ...]:
         return (self.strategy, *self.versus)
 
     def args(self) -> list[str]:
-        out = ["sweep", self.strategy, "--param", self.param]
+        out = ["sweep", self.strategy]
+        for p in self.params:
+            out += ["--param", p]
         for v in self.versus:
             out += ["--vs", v]
         return out
 
 
-RunDescription = MatchRun | RoundRobinRun | SweepRun
+@dataclass(frozen=True)
+class GauntletRun:
+    """One ``candidate`` against each of ``versus`` (and no opponent against another)."""
+
+    candidate: str
+    versus: tuple[str, ...]
+    kind: ClassVar[RunKind] = RunKind.GAUNTLET
+
+    def specs(self) -> tuple[str, ...]:
+        return (self.candidate, *self.versus)
+
+    def args(self) -> list[str]:
+        return ["gauntlet", self.candidate, "--vs", *self.versus]
+
+
+RunDescription = MatchRun | RoundRobinRun | SweepRun | GauntletRun
 """Who plays whom in a run."""

@@ -15,10 +15,11 @@ builds the expected schema and deal range of each chunk and calls ``check_chunk`
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -151,10 +152,58 @@ def _check(path: Path, games_file: Path, exp: Expected) -> str | None:
 _IDENTITY_FIELDS = ("kind", "rules", "seed", "hands", "games", "duplicate", "chunk")
 
 
-def units_per_pairing(hands: int | None, games: int | None, duplicate: bool) -> int:
+FORMAT = 2
+"""The run-folder format this ginsim writes (the manifest's ``format``). 2: ``hands`` and
+``games`` both count what is played per pairing (with duplicate deals, half as many deals
+or games, each played twice), and a chunk's checksum record names the run without its
+counts and entrants (``chunk_key``), so a run can grow; 1 (no ``format`` key): ``games``
+counted deals, so a game run with duplicate deals played twice the games it said."""
+
+GROWABLE = ("hands", "games", "chunk", "pairings", "bounds", "code")
+"""The identity's parts a run may grow in (more hands or games, more entrants: their code
+too) or that follow from them; the rest must stay as they were."""
+
+
+def chunk_key(identity: Mapping[str, Any], pairing: int, format: int = FORMAT) -> str:
+    """The key a chunk's checksum record names: in format 2, the run's identity without
+    the parts it grows in (GROWABLE), with the chunk's own pairing (its strategies), so a
+    grown run's chunks keep theirs; in format 1, ``run_key`` of the whole identity."""
+    if format < 2:
+        return run_key(identity)
+    base = {k: v for k, v in identity.items() if k not in GROWABLE}
+    pairings = identity.get("pairings", [])
+    base["pairing"] = pairings[pairing] if isinstance(pairings, list) and 0 <= pairing < len(pairings) else pairing
+    return run_key(base)
+
+
+def chunk_span(units: int, chunk: int, bounds: Sequence[int], ci: int) -> tuple[int, int]:
+    """Chunk ``ci``'s (first unit, end unit) in one pairing: ``chunk`` units at a time from
+    0 to each of ``bounds`` (the counts a grown run was played to before), then to
+    ``units``; a run played in one go has no bounds. IndexError past the last chunk."""
+    start = 0
+    for end in [*bounds, units]:
+        n = math.ceil((end - start) / chunk) if end > start else 0
+        if ci < n:
+            first = start + ci * chunk
+            return first, min(first + chunk, end)
+        ci -= n
+        start = max(start, end)
+    raise IndexError(ci)
+
+
+def chunks_per_pairing(units: int, chunk: int, bounds: Sequence[int] = ()) -> int:
+    """How many chunks ``chunk_span`` counts in one pairing."""
+    edges = [0, *bounds, units]
+    return sum(math.ceil((b - a) / chunk) for a, b in itertools.pairwise(edges) if b > a)
+
+
+def units_per_pairing(hands: int | None, games: int | None, duplicate: bool, format: int = FORMAT) -> int:
+    """Deals (hand mode) or games (game mode) per pairing, in run-folder ``format``."""
     if hands is not None:
         return math.ceil(hands / 2) if duplicate else hands
-    return games or 0
+    if format < 2:
+        return games or 0
+    return math.ceil((games or 0) / 2) if duplicate else games or 0
 
 
 def identity_problems(data: Mapping[str, Any]) -> list[str]:
@@ -189,7 +238,8 @@ def identity_problems(data: Mapping[str, Any]) -> list[str]:
             problems.append(f"{name}: {data.get(name)!r} here, {extra.get(name)!r} in identity")
     chunk = data["chunk"]
     if isinstance(chunk, int) and chunk > 0:
-        per = math.ceil(units_per_pairing(data["hands"], data["games"], data["duplicate"]) / chunk)
+        units = units_per_pairing(data["hands"], data["games"], data["duplicate"], data.get("format", 1))
+        per = chunks_per_pairing(units, chunk, identity.get("bounds", ()))
         if data["chunks"] != per * len(pairings):
             problems.append(f"chunks: {data['chunks']} where the plan makes {per * len(pairings)}")
     else:

@@ -22,6 +22,7 @@ class RunKind(StrEnum):
     MATCH = "match"
     ROUNDROBIN = "roundrobin"
     SWEEP = "sweep"
+    GAUNTLET = "gauntlet"  # one candidate against each of a list of opponents
 
 
 class RunStatus(StrEnum):
@@ -116,6 +117,8 @@ class Manifest:
     unreproduced: list[dict[str, Any]] = field(default_factory=list)  # chunks whose replay differed (run.recheck)
     preset: str = "default"  # the rule preset the rules start from (R27)
     isolate: bool = False  # tournament mode: strategies in their own processes, decks mixed with the run's secret
+    format: int = 1  # the run-folder format (integrity.FORMAT); absent in folders of format 1
+    extensions: list[dict[str, Any]] = field(default_factory=list)  # each time the run grew: when, from what, to what
 
     @property
     def labels(self) -> list[str]:
@@ -128,7 +131,19 @@ class Manifest:
     @property
     def units(self) -> int:
         """Deals (hand mode) or games (game mode) per pairing."""
-        return integrity.units_per_pairing(self.hands, self.games, self.duplicate)
+        return integrity.units_per_pairing(self.hands, self.games, self.duplicate, self.format)
+
+    @property
+    def bounds(self) -> list[int]:
+        """A grown run's earlier units per pairing (its chunks restart at each), else []."""
+        return list(self.identity.get("bounds", []))
+
+    @property
+    def games_played(self) -> int | None:
+        """Games played per pairing (game mode), whatever the folder's format."""
+        if self.games is None:
+            return None
+        return self.units * (2 if self.duplicate else 1)
 
     @property
     def target_score(self) -> int:
@@ -138,7 +153,7 @@ class Manifest:
         d: dict[str, Any] = {}
         for f in fields(self):
             v = getattr(self, f.name)
-            if f.name in _OPTIONAL and not v:
+            if (f.name in _OPTIONAL and not v) or (f.name == "format" and v == 1):
                 continue  # absent keys stay absent, as manifests always had them
             if f.name in ("strategies", "pairings"):
                 v = [x.to_dict() for x in v]
@@ -231,10 +246,13 @@ _SCHEMA: dict[str, tuple[tuple[type, ...], bool]] = {
     "unreproduced": ((list,), False),
     "preset": ((str,), False),
     "isolate": ((bool,), False),
+    "format": ((int,), False),
+    "extensions": ((list,), False),
 }
-_OPTIONAL = {"unreproduced", "isolate", "param", "base", "resumed", "sessions", "stopped", "elapsed_s"}
+_OPTIONAL = {"unreproduced", "isolate", "param", "base", "resumed", "sessions", "stopped", "elapsed_s", "extensions"}
 _KEY_ORDER = [
     "ginsim",
+    "format",
     "command",
     "kind",
     "started",
@@ -264,6 +282,7 @@ _KEY_ORDER = [
     "param",
     "base",
     "resumed",
+    "extensions",
     "sessions",
     "stopped",
     "elapsed_s",

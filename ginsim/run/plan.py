@@ -16,28 +16,26 @@ from typing import Any
 from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
+from ginsim.engine.strategy import HAND, LIFETIMES, MATCH
 from ginsim.errors import RunError
-from ginsim.run.describe import MatchRun, RoundRobinRun, RunDescription, SweepRun
+from ginsim.run.describe import GauntletRun, MatchRun, RoundRobinRun, RunDescription, SweepRun
+from ginsim.run.integrity import chunk_span, chunks_per_pairing
 from ginsim.run.options import Engine
+from ginsim.run.params import param_grid
 from ginsim.run.records import PairingRecord, RunKind
 from ginsim.run.seeding import text_key
+from ginsim.run.sizes import DEFAULT_CHUNK_HANDS as DEFAULT_CHUNK_HANDS  # the plan's names, re-exported
+from ginsim.run.sizes import DEFAULT_FAST_CHUNK_HANDS as DEFAULT_FAST_CHUNK_HANDS
+from ginsim.run.sizes import MAX_COUNT as MAX_COUNT
+from ginsim.run.sizes import MAX_PAIRINGS as MAX_PAIRINGS
+from ginsim.run.sizes import check_counts, default_chunk, even_counts
 from ginsim.run.speccheck import check_together, parse_specs
 
 KINDS = tuple(k.value for k in RunKind)
-DEFAULT_CHUNK_HANDS = 4000
-DEFAULT_FAST_CHUNK_HANDS = 20_000
-"""Hands per chunk when every pairing is of ``FAST_POLICIES``: the fast path plays such a
-chunk in about the time the general engine takes for DEFAULT_CHUNK_HANDS, and a chunk's
-fixed costs (its Parquet file, checksum record, fsync and digest) are paid a fifth as often."""
 FAST_POLICIES = ("simple", "threshold", "random")
 """The built-in names whose classes offer a fast form (``Strategy.fast_policy``; a test keeps
 the two in step). Only the chunk size is chosen from these names; which path plays a
 chunk is decided in the worker from the loaded classes."""
-MAX_COUNT = 1_000_000_000
-"""The most hands (or games) per pairing: deal indices fit the hand log's uint32 column
-with room to spare, and a run of this size is already days of playing."""
-MAX_PAIRINGS = 9_999
-"""The most pairings of a run (chunk files are named p0000..p9999; the column is uint16)."""
 
 
 @dataclass(frozen=True)
@@ -48,10 +46,15 @@ class ChunkPlan(Sequence[tuple[int, int, int, int]]):
     pairings: tuple[int, ...]  # the pairings' indices
     units: int
     chunk: int
+    bounds: tuple[int, ...] = ()  # a grown run: the counts it was played to before (integrity.chunk_span)
 
     @property
     def per_pairing(self) -> int:
-        return math.ceil(self.units / self.chunk)
+        return chunks_per_pairing(self.units, self.chunk, self.bounds)
+
+    def span(self, ci: int) -> tuple[int, int]:
+        """Chunk ``ci``'s first and end unit (the same in every pairing)."""
+        return chunk_span(self.units, self.chunk, self.bounds, ci)
 
     def __len__(self) -> int:
         return self.per_pairing * len(self.pairings)
@@ -61,14 +64,13 @@ class ChunkPlan(Sequence[tuple[int, int, int, int]]):
             raise IndexError(i)
         i %= len(self)
         pi, ci = divmod(i, self.per_pairing)
-        start = ci * self.chunk
-        return self.pairings[pi], ci, start, min(start + self.chunk, self.units)
+        return self.pairings[pi], ci, *self.span(ci)
 
     def __iter__(self) -> Iterator[tuple[int, int, int, int]]:
+        per = self.per_pairing
         for p in self.pairings:
-            for ci in range(self.per_pairing):
-                start = ci * self.chunk
-                yield p, ci, start, min(start + self.chunk, self.units)
+            for ci in range(per):
+                yield p, ci, *self.span(ci)
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,7 @@ class ChunkTask:
     isolate: bool = False  # tournament mode: each strategy in its own process (ginsim.run.isolate)
     secret: bytes = b""  # tournament mode: the run's secret, mixed into every deal seed
     engine: Engine = Engine.AUTO  # the run's engine (ginsim.run.options): the worker plays as it says
+    keep: tuple[bool, bool] = (False, False)  # lifetime "match" of strategy a, b: one instance per seat for the chunk
 
 
 @dataclass(frozen=True)
@@ -135,12 +138,15 @@ class RunPlan:
     pairings: tuple[Pairing, ...]
     rules: Rules
     seed: int
-    hands: int | None  # hands per pairing (single-hand mode)
-    games: int | None  # games per pairing (game mode)
+    hands: int | None  # hands played per pairing (single-hand mode)
+    games: int | None  # games played per pairing (game mode)
     duplicate: bool
     chunk: int  # deals (or games) per chunk
     swept: SweptParam | None = None  # sweeps only
     isolate: bool = False  # tournament mode: other decks (the run's secret), other rules of play
+    bounds: tuple[int, ...] = ()  # a grown run: the units per pairing it was played to before
+    keep: tuple[str, ...] = ()  # labels of the strategies with lifetime "match" (one instance per chunk)
+    chunk_given: bool = False  # the caller chose the chunk size (a grown run keeps its own otherwise)
 
     def extra(self) -> dict[str, Any]:
         """The identity's ``extra`` object as manifests have always written it: a sweep's
@@ -154,10 +160,11 @@ class RunPlan:
 
     @property
     def units(self) -> int:
-        """Deals (hand mode) or games (game mode) per pairing."""
+        """Deals (hand mode) or games (game mode) per pairing: with duplicate deals each
+        is played twice, so half the hands (games) counted."""
         n = self.hands if self.hands is not None else self.games
         assert n is not None
-        return math.ceil(n / 2) if self.duplicate and self.hands is not None else n
+        return math.ceil(n / 2) if self.duplicate else n
 
     @property
     def mode(self) -> str:
@@ -165,7 +172,7 @@ class RunPlan:
 
     def chunks(self) -> ChunkPlan:
         """Every chunk as (pairing index, chunk index, first unit, end unit), lazily."""
-        return ChunkPlan(tuple(p.index for p in self.pairings), self.units, self.chunk)
+        return ChunkPlan(tuple(p.index for p in self.pairings), self.units, self.chunk, self.bounds)
 
     def hands_per_unit(self) -> int:
         """Hands per deal in hand mode (2 with duplicate deals)."""
@@ -183,6 +190,8 @@ class RunPlan:
             "duplicate": self.duplicate,
             "chunk": self.chunk,
             **({"extra": extra} if (extra := self.extra()) else {}),
+            **({"bounds": list(self.bounds)} if self.bounds else {}),
+            **({"keep": list(self.keep)} if self.keep else {}),
         }
 
 
@@ -197,33 +206,6 @@ def _labels(specs: list[StrategySpec]) -> list[str]:
             n += 1
         out.append(label)
     return out
-
-
-def check_counts(hands: int | None, games: int | None) -> None:
-    """RunError naming ``hands`` or ``games`` unless exactly one is a count in range."""
-    if (hands is None) == (games is None):
-        raise RunError.about("give either {hands} or {games}")
-    n = hands if hands is not None else games
-    assert n is not None
-    count = "{hands}" if hands is not None else "{games}"  # the parameter the message names
-    if n <= 0:
-        raise RunError.about(count + " must be a positive whole number, not {n}", n=n)
-    if n > MAX_COUNT:
-        raise RunError.about(
-            count + " {n}: at most {most:,} per pairing (split a bigger study into runs by seed)", n=n, most=MAX_COUNT
-        )
-
-
-def default_chunk(
-    units: int, jobs_hint: int = 8, duplicate: bool = True, games: bool = False, fast: bool = False, pairings: int = 1
-) -> int:
-    """Deals (or games) per chunk: about DEFAULT_CHUNK_HANDS hands, smaller for small runs
-    so every core gets work. When ``fast`` (every pairing is of built-in policies the fast
-    path plays): about DEFAULT_FAST_CHUNK_HANDS, and the ``pairings`` together make
-    enough chunks for every core (a sweep's values need not each be split eight ways)."""
-    hands = DEFAULT_FAST_CHUNK_HANDS if fast else DEFAULT_CHUNK_HANDS
-    per = (hands // (2 if duplicate else 1)) // (8 if games else 1)
-    return max(1, min(per, math.ceil(units * (pairings if fast else 1) / jobs_hint)))
 
 
 def fast_policies_only(pairings: Sequence[Pairing], rules: Rules, isolate: bool = False) -> bool:
@@ -256,86 +238,66 @@ def plan_roundrobin(names: list[str], isolate: bool = False, **kw: Any) -> RunPl
     return _plan(RunKind.ROUNDROBIN, tuple(pairings), isolate=isolate, **kw)
 
 
-def parse_param_range(text: str) -> tuple[str, list[Any]]:
-    """``knock_at=0:10[:step]`` (inclusive) or ``knock_at=1,4,7`` as (name, values)."""
-    name, sep, rng = text.partition("=")
-    name = name.strip()
-    if not sep or not name or not rng.strip():
-        raise RunError.about("{param}: expected NAME=START:STOP[:STEP] or NAME=v1,v2,..., not {text!r}", text=text)
-    rng = rng.strip()
-    if ":" in rng:
-        parts = rng.split(":")
-        if len(parts) not in (2, 3):
-            raise RunError.about("{param} {text!r}: a range is START:STOP or START:STOP:STEP", text=text)
-        try:
-            nums = [_number(p) for p in parts]
-        except ValueError:
-            raise RunError.about("{param} {text!r}: range bounds must be numbers", text=text) from None
-        start, stop = nums[0], nums[1]
-        step = nums[2] if len(nums) == 3 else 1
-        if step <= 0:
-            raise RunError.about("{param} {text!r}: the step must be positive", text=text)
-        if stop < start:
-            raise RunError.about("{param} {text!r}: STOP is below START", text=text)
-        values: list[Any] = []
-        k = 0
-        while True:
-            v = start + k * step
-            if v > stop + 1e-9 * abs(step):
-                break
-            values.append(round(v, 10) if isinstance(v, float) else v)
-            k += 1
-            if k > 10_000:
-                raise RunError.about("{param} {text!r}: more than 10000 values", text=text)
-        return name, values
-    items = [p.strip() for p in rng.split(",")]
-    if any(not p for p in items):
-        raise RunError.about("{param} {text!r}: empty value in the list", text=text)
-    return name, items
-
-
-def _number(text: str) -> int | float:
-    t = text.strip()
-    try:
-        return int(t)
-    except ValueError:
-        return float(t)
-
-
-def plan_sweep(strategy: str, param: str, versus: list[str], isolate: bool = False, **kw: Any) -> RunPlan:
+def plan_sweep(
+    strategy: str, param: str, versus: list[str], isolate: bool = False, also: Sequence[str] = (), **kw: Any
+) -> RunPlan:
+    """A sweep of ``param`` (``NAME=...``, as ``--param``), or with ``also`` the grid of
+    every combination of the parameters' values, each against every one of ``versus``.
+    A grid's pairings keep the parameters' names joined by commas in ``param`` and the
+    combination's values as a list in ``value``."""
     if not versus:
         raise RunError.about("a sweep needs at least one opponent: {vs}")
-    name, values = parse_param_range(param)
+    names, combos = param_grid([param, *also])
     base = parse_specs([strategy], isolate)[0]
     defaults = base.defaults()
-    if name not in defaults:
-        known = ", ".join(defaults) or "none"
-        raise RunError.about(
-            "{param}: {label} has no parameter {name!r} (parameters: {known})", label=base.label, name=name, known=known
-        )
+    for name in names:
+        if name not in defaults:
+            known = ", ".join(defaults) or "none"
+            raise RunError.about(
+                "{param}: {label} has no parameter {name!r} (parameters: {known})",
+                label=base.label,
+                name=name,
+                known=known,
+            )
     opponents = parse_specs(versus, isolate)
     for i, o in enumerate(opponents):
         if o.canonical in [x.canonical for x in opponents[:i]]:
             raise RunError.about("{vs} {opponent!r} is listed twice", opponent=versus[i])
-    pairings = []
-    seen: dict[str, Any] = {}
-    swept = None
-    if base.facts is not None:  # checked in its own process (tournament mode): so are its values
-        swept = check_together([base.with_params({name: v}).text for v in values])
-    for i, v in enumerate(values):
-        spec = swept[i] if swept is not None else base.with_params({name: v})
+    pairings: list[Pairing] = []
+    seen: dict[str, str] = {}
+    texts = [base.with_params(dict(zip(names, combo, strict=True))).text for combo in combos]
+    swept = check_together(texts) if base.facts is not None else None  # checked in its own process
+    for i, combo in enumerate(combos):
+        spec = swept[i] if swept is not None else base.with_params(dict(zip(names, combo, strict=True)))
+        said = ", ".join(f"{n}={v}" for n, v in zip(names, combo, strict=True))
         if spec.canonical in seen:
             raise RunError.about(
-                "{param}: {name}={v} is the same value as {name}={w} (listed twice)",
-                name=name,
-                v=v,
-                w=seen[spec.canonical],
+                "{param}: {said} is the same value as {other} (listed twice)", said=said, other=seen[spec.canonical]
             )
-        seen[spec.canonical] = v
+        seen[spec.canonical] = said
+        value: Any = spec.params[names[0]] if len(names) == 1 else [spec.params[n] for n in names]
         for opp in opponents:
             la, lb = _labels([spec, opp])
-            pairings.append(Pairing(len(pairings), spec, opp, la, lb, name, spec.params[name]))
-    return _plan(RunKind.SWEEP, tuple(pairings), swept=SweptParam(name, base.canonical), isolate=isolate, **kw)
+            pairings.append(Pairing(len(pairings), spec, opp, la, lb, ",".join(names), value))
+    param_name = ",".join(names)
+    return _plan(RunKind.SWEEP, tuple(pairings), swept=SweptParam(param_name, base.canonical), isolate=isolate, **kw)
+
+
+def plan_gauntlet(candidate: str, versus: list[str], isolate: bool = False, **kw: Any) -> RunPlan:
+    """``candidate`` against each of ``versus``, one pairing each (the candidate is side a)."""
+    if not versus:
+        raise RunError.about("a gauntlet needs at least one opponent: {vs}")
+    specs = parse_specs([candidate, *versus], isolate)
+    canon = [s.canonical for s in specs]
+    for i, c in enumerate(canon):
+        if c in canon[:i]:
+            who = "the candidate" if canon.index(c) == 0 else repr(versus[i - 1])
+            raise RunError.about("{vs} {opponent!r} is listed twice (as {who})", opponent=versus[i - 1], who=who)
+    labels = _labels(specs)
+    pairings = tuple(
+        Pairing(i, specs[0], s, labels[0], lab) for i, (s, lab) in enumerate(zip(specs[1:], labels[1:], strict=True))
+    )
+    return _plan(RunKind.GAUNTLET, pairings, isolate=isolate, **kw)
 
 
 def plan_run(
@@ -351,17 +313,15 @@ def plan_run(
     isolate: bool = False,
 ) -> RunPlan:
     """The plan of a match, round-robin or sweep; 10,000 hands when neither ``hands``
-    nor ``games`` is given; an odd hand count with duplicate deals is rounded up to whole
+    nor ``games`` is given. Both count what is played per pairing: with duplicate deals,
+    half as many deals (games) each played twice, so an odd count is rounded up to whole
     pairs (``note`` is told). ``isolate`` (tournament mode): specs that import outside
     code are checked in processes of their own (ginsim.run.speccheck), and the plan is
     tournament mode's. RunError naming the parameter at fault."""
     if hands is None and games is None:
         hands = 10_000
     check_counts(hands, games)
-    if hands is not None and duplicate and hands % 2:
-        hands += 1
-        if note is not None:
-            note(f"note: duplicate deals come in pairs: playing {hands} hands per pairing")
+    hands, games = even_counts(hands, games, duplicate, note)
     kw: dict[str, Any] = {"rules": rules, "seed": seed, "hands": hands, "games": games}
     kw.update(duplicate=duplicate, chunk=chunk, isolate=isolate)
     match run:
@@ -369,9 +329,11 @@ def plan_run(
             return plan_match(a, b, **kw)
         case RoundRobinRun(strategies):
             return plan_roundrobin(list(strategies), **kw)
-        case SweepRun(strategy, param, versus):
-            return plan_sweep(strategy, param, list(versus), **kw)
-    raise RunError(f"not a run's description: {run!r:.60} (a MatchRun, RoundRobinRun or SweepRun)")
+        case SweepRun(strategy, param, versus, also):
+            return plan_sweep(strategy, param, list(versus), also=also, **kw)
+        case GauntletRun(candidate, versus):
+            return plan_gauntlet(candidate, list(versus), **kw)
+    raise RunError(f"not a run's description: {run!r:.60} (a MatchRun, RoundRobinRun, SweepRun or GauntletRun)")
 
 
 def _plan(
@@ -388,15 +350,34 @@ def _plan(
     isolate: bool = False,
 ) -> RunPlan:
     check_counts(hands, games)
+    given = chunk is not None
     if len(pairings) > MAX_PAIRINGS:
         raise RunError(f"{len(pairings)} pairings: a run holds at most {MAX_PAIRINGS:,}")
     if seed < 0 or seed >= 2**63:
         raise RunError.about("{seed} must be a whole number from 0 to 2**63-1, not {n}", n=seed)
-    units = (math.ceil(hands / 2) if duplicate else hands) if hands is not None else games
-    assert units is not None
+    n = hands if hands is not None else games
+    assert n is not None
+    units = math.ceil(n / 2) if duplicate else n
     if chunk is None:
         fast = fast_policies_only(pairings, rules, isolate)
         chunk = default_chunk(units, duplicate=duplicate, games=games is not None, fast=fast, pairings=len(pairings))
     elif chunk <= 0 or chunk > MAX_COUNT:
         raise RunError.about("{chunk} must be from 1 to {most:,}, not {n}", most=MAX_COUNT, n=chunk)
-    return RunPlan(kind, pairings, rules, seed, hands, games, duplicate, chunk, swept, isolate)
+    keep = () if isolate else kept_labels(pairings)
+    return RunPlan(
+        kind, pairings, rules, seed, hands, games, duplicate, chunk, swept, isolate, keep=keep, chunk_given=given
+    )
+
+
+def kept_labels(pairings: Sequence[Pairing]) -> tuple[str, ...]:
+    """The labels of the strategies whose class says ``lifetime = "match"``: one instance
+    per seat for a whole chunk (part of the run's identity). RunError for another value."""
+    out: list[str] = []
+    for p in pairings:
+        for spec, label in ((p.a, p.label_a), (p.b, p.label_b)):
+            lifetime = getattr(spec.load_class(), "lifetime", HAND)
+            if lifetime not in LIFETIMES:
+                raise RunError(f"{spec.text}: lifetime must be 'hand' or 'match', not {lifetime!r}")
+            if lifetime == MATCH and label not in out:
+                out.append(label)
+    return tuple(out)

@@ -16,7 +16,6 @@ which are never counted.
 from __future__ import annotations
 
 import json
-import math
 import os
 import warnings
 from dataclasses import dataclass, field
@@ -40,6 +39,7 @@ from ginsim.run.manifest import (
     write_json_atomic,
     write_manifest,
 )
+from ginsim.run.timing import read_timing, summarize_timing, timing_path, write_timing
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -52,6 +52,8 @@ __all__ = [  # the manifest's names are part of the run-folder format (ginsim.ru
     "RunStatus",
     "StrategyRecord",
     "read_manifest",
+    "read_timing",
+    "summarize_timing",
     "write_json_atomic",
     "write_manifest",
 ]
@@ -165,8 +167,7 @@ def scan_chunks(folder: Path, manifest: Manifest | None = None) -> ChunkScan:
     if not d.is_dir() or not (folder / MANIFEST).is_file():
         return scan
     m = manifest if manifest is not None else read_manifest(folder)
-    per = math.ceil(m.units / m.chunk)
-    key = integrity.run_key(m.identity)
+    per = integrity.chunks_per_pairing(m.units, m.chunk, m.bounds)
     found: list[tuple[int, int, Path]] = []
     try:
         names = sorted(os.listdir(d))
@@ -181,7 +182,7 @@ def scan_chunks(folder: Path, manifest: Manifest | None = None) -> ChunkScan:
             if not planned or not path.is_file():  # out of the plan, or p00001-c000002: not a name we write
                 scan.foreign.append(path)
                 continue
-            why = _verified(path, _expected(m, key, pi, ci))
+            why = _verified(path, _expected(m, integrity.chunk_key(m.identity, pi, m.format), pi, ci))
             if why is None:
                 found.append((pi, ci, path))
             else:
@@ -193,12 +194,12 @@ def scan_chunks(folder: Path, manifest: Manifest | None = None) -> ChunkScan:
 
 
 def _expected(m: Manifest, key: str, pi: int, ci: int) -> integrity.Expected:
-    start = ci * m.chunk
+    start, stop = integrity.chunk_span(m.units, m.chunk, m.bounds, ci)
     return integrity.Expected(
         key,
         pi,
         start,
-        min(start + m.chunk, m.units),
+        stop,
         2 if m.duplicate else 1,
         _hand_schema(),
         _games_schema() if m.games is not None else None,
@@ -247,7 +248,7 @@ def run_in_progress(folder: Path) -> str | None:
 
 def remove_chunk(path: Path) -> None:
     """Delete a chunk's files (hand file, checksum record, game and forfeit files): it is played again."""
-    for f in (path, integrity.sum_path(path), games_path(path), forfeits_path(path)):
+    for f in (path, integrity.sum_path(path), games_path(path), forfeits_path(path), timing_path(path)):
         try:
             f.unlink(missing_ok=True)
         except OSError as e:
@@ -297,13 +298,14 @@ def write_chunk(path: Path, arrays: dict[str, np.ndarray], run: str) -> Any:
     """Write one chunk's records to Parquet atomically (temporary name, then rename): the
     game records first (game mode), then the checksum record, then the hand file, so a
     hand file under its final name means the whole chunk is there. ``run`` is the run's
-    key (``integrity.run_key`` of the manifest's identity). Returns the pyarrow table
+    key (``integrity.chunk_key`` of the manifest's identity and the chunk's pairing). Returns the pyarrow table
     written (the hand file's)."""
     import pyarrow.parquet as pq
 
     table = _hand_table(arrays)
     games = write_game_records(path, arrays)
     write_forfeit_details(path, arrays)  # the forfeits' tracebacks, before the hand file too
+    write_timing(path, arrays)  # the decisions' times (ginsim.run.timing)
     with atomic_path(path) as tmp:
         pq.write_table(table, tmp, compression="zstd")
         integrity.write_sum(path, run, table.num_rows, tmp, games)

@@ -32,10 +32,12 @@ from ginsim.outside import manifest_fields
 from ginsim.run import lock
 from ginsim.run.atomic import TMP_MARK, describe_os_error, make_dir
 from ginsim.run.codedigest import CodeDigest, code_changes, digest_specs
-from ginsim.run.integrity import SUMS_DIR, parse_chunk_name, run_key
+from ginsim.run.grow import grown_plan, grows, record_growth
+from ginsim.run.integrity import FORMAT, GROWABLE, SUMS_DIR, chunk_key, parse_chunk_name
 from ginsim.run.interrupt import sigterm_as_interrupt
 from ginsim.run.options import Engine
 from ginsim.run.plan import RunPlan
+from ginsim.run.progress import make_progress
 from ginsim.run.recheck import REPLAY_CHECK, ReplayCheck, suspects, warning
 from ginsim.run.records import (
     FORFEITS_DIR,
@@ -128,6 +130,8 @@ def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[Manifest
         try:
             manifest = read_manifest(out)  # as the last holder left it
             _check_same_run(plan, out, manifest, identity, digests)
+            if manifest.identity != identity:  # the run grows (ginsim.run.grow)
+                _grow(plan, out, manifest, identity, opts, digests)
             _remove_stale_temporaries(out)
             manifest.resumed.append(_now())
             manifest.finished = None
@@ -154,9 +158,36 @@ def _labelled_specs(plan: RunPlan) -> list[tuple[str, StrategySpec]]:
     return [pair for p in plan.pairings for pair in ((p.label_a, p.a), (p.label_b, p.b))]
 
 
+def _grow(
+    plan: RunPlan,
+    out: Path,
+    manifest: Manifest,
+    identity: dict[str, Any],
+    opts: RunOptions,
+    digests: dict[str, CodeDigest],
+) -> None:
+    """Bring the folder's manifest to the grown plan, and say so."""
+    if opts.stop_rule is not None or manifest.stopped:
+        raise RunError.about(
+            "{out} {path}: a run stopped by a sequential test does not grow; use another {out}", path=out
+        )
+    said = record_growth(manifest, plan, identity, opts.command)
+    manifest.strategies = _strategies(plan, digests)
+    if not opts.quiet:
+        _stderr(f"ginsim: growing {out}: {said}; only the new chunks are played")
+
+
 def _check_same_run(
     plan: RunPlan, out: Path, manifest: Manifest, identity: dict[str, Any], digests: dict[str, CodeDigest]
 ) -> None:
+    if manifest.format < FORMAT:  # its counts meant something else: resuming would mix two meanings
+        raise RunError.about(
+            "{out} {path} was written when {games} counted deals (run-folder format {old}, now {new}: "
+            "{hands} and {games} count what is played); it cannot be resumed: use another {out}",
+            path=out,
+            old=manifest.format,
+            new=FORMAT,
+        )
     if manifest.ginsim != __version__:
         raise RunError.about(
             "{out} {path} was written by ginsim {old}, this is {new}; use another {out}",
@@ -172,7 +203,7 @@ def _check_same_run(
             path=out,
             what=changed,
         )
-    if manifest.identity != identity:
+    if manifest.identity != identity and not grows(manifest.identity, identity):
         old_preset = manifest.preset
         if old_preset != plan.rules.preset:  # R27: a run folder keeps its preset
             raise RunError.about(
@@ -181,7 +212,8 @@ def _check_same_run(
                 old=old_preset,
                 new=plan.rules.preset,
             )
-        diff = ", ".join(_differences(manifest.identity, identity))
+        found = _differences(manifest.identity, identity)
+        diff = ", ".join([k for k in found if k not in GROWABLE] or found)  # what made it another run
         raise RunError.about(
             "{out} {path} holds a different run (differs in: {diff}); use another {out} or the same command",
             path=out,
@@ -230,6 +262,7 @@ def _new_manifest(
         param=plan.swept.param if plan.swept is not None else None,
         base=plan.swept.base if plan.swept is not None else None,
         isolate=plan.isolate,
+        format=FORMAT,
     )
 
 
@@ -290,6 +323,7 @@ class Todo:
                 isolate,
                 self.secret,
                 self.engine,
+                (p.label_a in plan.keep, p.label_b in plan.keep),
             )
 
     def __len__(self) -> int:
@@ -314,8 +348,8 @@ def _tasks(plan: RunPlan, folder: Path, manifest: Manifest, warn: Callable[[str]
         assert parsed is not None  # scan_chunks keeps planned names only
         pi, ci = parsed
         done.add((pi, ci))
-        start = ci * plan.chunk
-        done_units += min(start + plan.chunk, plan.units) - start
+        start, stop = chunks.span(ci)
+        done_units += stop - start
     secret = run_secret(folder) if manifest.isolate else b""  # tournament mode's decks
     todo = len(chunks) - len(done)
     return Todo(plan, done, todo, done_units, opts.decision_limit, manifest.isolate, secret, opts.engine)
@@ -393,6 +427,7 @@ def run_plan(plan: RunPlan, out: Path | None, opts: RunOptions, on_done: Callabl
     the folder. Ctrl-C and SIGTERM end it as ``Interrupted``, a failure (a worker killed,
     a full disk, ...) as one-line ``RunError``; either way the folder stays resumable."""
     folder = out if out is not None else default_out(plan.kind)
+    plan = grown_plan(plan, folder)  # a larger count or a new entrant grows the run in the folder
     created = not folder.exists()
     with sigterm_as_interrupt():
         try:
@@ -411,7 +446,7 @@ def run_plan(plan: RunPlan, out: Path | None, opts: RunOptions, on_done: Callabl
 def _play(plan: RunPlan, folder: Path, opts: RunOptions, manifest: Manifest, resumed: bool, created: bool) -> None:
     note = _stderr if not opts.quiet else None
     jobs = resolve_jobs(opts.jobs, note, cap=opts.backend == "loky" or not opts.scheduler)
-    key = run_key(manifest.identity)
+    key = chunk_key(manifest.identity, plan.pairings[0].index, FORMAT)  # a match's (the sequential test's)
     try:
         tasks = _tasks(plan, folder, manifest, lambda m: _stderr(f"ginsim: warning: {m}"), opts)
     except KeyboardInterrupt:
@@ -428,7 +463,7 @@ def _play(plan: RunPlan, folder: Path, opts: RunOptions, manifest: Manifest, res
     copies = plan.hands_per_unit() if plan.mode == "hands" else (2 if plan.duplicate else 1)
     total_units = plan.units * len(plan.pairings)
     unit_name = "hands" if plan.mode == "hands" else "games"
-    progress = _progress(total_units * copies, tasks.done_units * copies, unit_name, opts.quiet)
+    progress = make_progress(total_units * copies, tasks.done_units * copies, unit_name, opts.quiet)
     start = time.perf_counter()
     stopped = None
     manifest.stopped = None  # a resumed run's sequential test is evaluated afresh
@@ -443,7 +478,7 @@ def _play(plan: RunPlan, folder: Path, opts: RunOptions, manifest: Manifest, res
         else:
             for task, arrays in _results(tasks, jobs, opts, replays):
                 path = chunk_path(folder, task.pairing, task.chunk)
-                table = write_chunk(path, arrays, key)
+                table = write_chunk(path, arrays, chunk_key(manifest.identity, task.pairing, FORMAT))
                 if opts.on_chunk is not None:
                     opts.on_chunk(path, table)
                 written += 1
@@ -521,28 +556,3 @@ def _discard(folder: Path, created: bool) -> None:
         (folder / MANIFEST).unlink(missing_ok=True)
     except OSError:
         pass
-
-
-class _NoProgress:
-    def update(self, n: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def _progress(total: int, initial: int, unit: str, quiet: bool) -> Any:
-    if quiet or not sys.stderr.isatty():
-        return _NoProgress()
-    from tqdm import tqdm
-
-    return tqdm(
-        total=total,
-        initial=initial,
-        unit=unit[:-1],
-        unit_scale=True,
-        dynamic_ncols=True,
-        smoothing=0.1,
-        desc="playing",
-        file=sys.stderr,
-    )

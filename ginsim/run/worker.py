@@ -19,7 +19,7 @@ import numpy as np
 
 from ginsim.engine import fastjit
 from ginsim.engine.fastplay import ROW_FIELDS, ROW_WIDTH, fast_rows, play_fast_game
-from ginsim.engine.game import GameResult, play_game
+from ginsim.engine.game import MAX_HANDS_PER_GAME, GameResult, play_game, run_game
 from ginsim.engine.guard import check_user_stop, guarded
 from ginsim.engine.play import FORFEIT, HandResult, play_hand
 from ginsim.engine.policy import FastPolicy
@@ -29,6 +29,7 @@ from ginsim.engine.strategy import Strategy
 from ginsim.errors import RunError
 from ginsim.run.forfeits import MAX_PER_CHUNK, forfeit_record, traced_replay
 from ginsim.run.isolate import isolated_factories
+from ginsim.run.lifetime import Seating
 from ginsim.run.options import GENERAL_ENV, Engine
 from ginsim.run.plan import ChunkTask
 from ginsim.run.recheck import REPLAY_CHECK, check_rows
@@ -43,6 +44,7 @@ from ginsim.run.seeding import (
     strategy_seed,
     strategy_seeds,
 )
+from ginsim.run.timing import TIMED_EVERY, TIMING_KEY, Clock, timed_class, timing_array
 
 
 class _Columns:
@@ -122,12 +124,17 @@ def _play_chunk(task: ChunkTask, factories: tuple[Any, Any] | None = None) -> di
     """The chunk's hands; ``factories`` build the two strategies instead of their classes
     (tournament mode's stand-ins)."""
     cls_a, cls_b = factories if factories is not None else (task.spec_a.load_class(), task.spec_b.load_class())
-    pa = task.spec_a.params
-    pb = task.spec_b.params
     cols = _Columns()
     copies = (0, 1) if task.duplicate else (0,)
     rules = task.rules
     fast = fast_seats(task, cls_a, cls_b)
+    clocks = None
+    plain_a, plain_b = cls_a, cls_b  # a forfeit's traced replay: not timed
+    timed_a, timed_b = cls_a, cls_b
+    if fast is None and factories is None:  # the general engine: a sample's decisions timed (ginsim.run.timing)
+        clocks = (Clock(), Clock())
+        timed_a, timed_b = timed_class(cls_a, clocks[0]), timed_class(cls_b, clocks[1])
+    seating = Seating(task, (plain_a, plain_b), (timed_a, timed_b))  # fresh or kept instances (ginsim.run.lifetime)
     if task.mode == "hands":
         seeds = deal_seeds(task.seed, task.start, task.stop)
         if task.secret:
@@ -144,42 +151,51 @@ def _play_chunk(task: ChunkTask, factories: tuple[Any, Any] | None = None) -> di
         decks = deck_array.tolist()
         per_copy = [(copy, s0.tolist(), s1.tolist()) for copy, s0, s1 in streams]
 
-        def play_deal(offset: int, into: _Columns) -> None:
+        def play_deal(offset: int, into: _Columns, seats: Seating) -> None:
             unit = task.start + offset
             deck = decks[offset]
             dealer = first_dealer(unit)
             for copy, s0, s1 in per_copy:
-                strategies, seat_a = seats_for(copy, cls_a(**pa), cls_b(**pb))
+                a, b = seats.sides(copy, unit % TIMED_EVERY == 0)
+                seats.tell(a, b, "new_hand", unit)
+                strategies, seat_a = seats_for(copy, a, b)
                 seat_seeds = (s0[offset], s1[offset])
                 r = play_hand(rules, strategies, deck, dealer, (0, 0), seat_seeds, checked=True)
                 into.add(task.pairing, unit, copy, 0, seat_a, r, (0, 0), False, -1)
                 if r.outcome == FORFEIT and into is cols:
-                    fresh, _ = seats_for(copy, cls_a(**pa), cls_b(**pb))
+                    fresh, _ = seats_for(copy, *seats.fresh())
                     again = partial(_hand_again, rules, deck, dealer, seat_seeds)
                     _note_forfeit(cols, task, r, unit, copy, 0, seat_a, fresh, again)
 
         for offset in range(task.stop - task.start):
-            play_deal(offset, cols)
+            play_deal(offset, cols, seating)
             check_user_stop()
-        replay_first = partial(_replayed, play_deal, 0)
     else:
         for unit in range(task.start, task.stop):
-            _play_game_unit(task, unit, copies, cls_a, cls_b, cols, fast)
+            _play_game_unit(task, unit, copies, seating, unit % TIMED_EVERY == 0, cols, fast)
             check_user_stop()
-        replay_first = partial(_replayed, partial(_play_game_unit, task, task.start, (0,), cls_a, cls_b), None)
+
+    def replay_first(into: _Columns) -> None:
+        """The chunk's first deal (both copies) or game (copy 0) again, by new instances
+        (kept ones too: they were new at the chunk's start), untimed."""
+        seats = Seating(task, (plain_a, plain_b), (plain_a, plain_b))
+        if task.mode == "hands":
+            play_deal(0, into, seats)
+        else:
+            _play_game_unit(task, task.start, (0,), seats, False, into)
+
     out = cols.arrays()
+    if clocks is not None:
+        out[TIMING_KEY] = timing_array(*clocks)
     if cols.rows and fast is None and rules.time_per_hand is None:  # a clock's forfeits are the machine's
-        out[REPLAY_CHECK] = np.asarray([check_rows(cols.rows, replay_first)], dtype=object)
+        out[REPLAY_CHECK] = np.asarray([check_rows(cols.rows, partial(_replayed, replay_first))], dtype=object)
     return out
 
 
-def _replayed(play: Callable[..., None], first: int | None) -> list[tuple[Any, ...]]:
-    """The rows ``play`` writes into fresh columns (``first``: the deal's offset, if it takes one)."""
+def _replayed(play: Callable[[_Columns], None]) -> list[tuple[Any, ...]]:
+    """The rows ``play`` writes into fresh columns."""
     scratch = _Columns()
-    if first is None:
-        play(scratch)
-    else:
-        play(first, scratch)
+    play(scratch)
     return scratch.rows
 
 
@@ -187,8 +203,8 @@ def _play_game_unit(
     task: ChunkTask,
     unit: int,
     copies: tuple[int, ...],
-    cls_a: type[Strategy],
-    cls_b: type[Strategy],
+    seating: Seating,
+    timed: bool,
     cols: _Columns,
     fast: tuple[FastPolicy, FastPolicy] | None = None,
 ) -> None:
@@ -207,7 +223,9 @@ def _play_game_unit(
 
     for copy in copies:
         if fast is None:
-            strategies, seat_a = seats_for(copy, cls_a(**task.spec_a.params), cls_b(**task.spec_b.params))
+            a, b = seating.sides(copy, timed)
+            seating.tell(a, b, "new_game", unit)
+            strategies, seat_a = seats_for(copy, a, b)
         else:
             seat_a = copy
 
@@ -218,7 +236,16 @@ def _play_game_unit(
                 strategy_seed(seeds[h], task.pairing_key, copy, 1),
             )
 
-        if fast is None:
+        if fast is None and seating.keeps:  # kept instances are told of each hand
+
+            def one(
+                h: int, dealer: int, scores: tuple[int, int], sa: Any = a, sb: Any = b, seats: Any = strategies
+            ) -> Any:
+                seating.tell(sa, sb, "new_hand", h)
+                return play_hand(task.rules, seats, deck(h), dealer, scores, hand_seeds(h), checked=True)
+
+            game = run_game(task.rules, first_dealer(unit), one, MAX_HANDS_PER_GAME)
+        elif fast is None:
             game = play_game(task.rules, strategies, deck, first_dealer(unit), hand_seeds, checked=True)
         else:
             game = play_fast_game(task.rules, fast if copy == 0 else fast[::-1], deck, first_dealer(unit), hand_seeds)
@@ -232,7 +259,7 @@ def _play_game_unit(
                 replayed: GameResult = play_game(task.rules, pair, deck, first_dealer(unit), hand_seeds, checked=True)
                 return replayed.hands[-1]
 
-            fresh, _ = seats_for(copy, cls_a(**task.spec_a.params), cls_b(**task.spec_b.params))
+            fresh, _ = seats_for(copy, *seating.fresh())
             _note_forfeit(cols, task, game.hands[-1], unit, copy, last, seat_a, fresh, again)
         f = game.final
         assert f is not None

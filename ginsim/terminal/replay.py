@@ -8,13 +8,13 @@ the hand log: a replay that differs is an error, never a silent story.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ginsim.engine.cards import Card, Mask
-from ginsim.engine.game import Game
+from ginsim.engine.game import MAX_HANDS_PER_GAME, Game, run_game
 from ginsim.engine.melds import tables_for
 from ginsim.engine.play import BIG_GIN, GIN, KNOCK_WON, UNDERCUT, HandResult, play_hand
 from ginsim.engine.registry import parse_spec
@@ -23,6 +23,7 @@ from ginsim.engine.strategy import DECISIONS, Strategy, bound_entry, overrides
 from ginsim.engine.view import Event, PlayerView
 from ginsim.errors import GinsimError, RunError
 from ginsim.run.codedigest import code_changes, digest_specs
+from ginsim.run.integrity import chunk_span
 from ginsim.run.records import RESULT_COLUMNS, chunk_files, read_manifest
 from ginsim.run.secret import run_secret
 from ginsim.run.seeding import deal_seed, decks_for, game_deal_seed, mix_secret, strategy_seed, text_key
@@ -144,9 +145,14 @@ def _deck(seed: int) -> list[Card]:
     return decks_for([seed]).tolist()[0]  # type: ignore[no-any-return]
 
 
-def replay_hand(run: RunLog, n: int, seat: int | None = None) -> Replay:
+def replay_hand(
+    run: RunLog, n: int, seat: int | None = None, wrap: Callable[[Strategy, int, Recorder], Strategy] | None = None
+) -> Replay:
     """Rebuild row ``n`` of the log as ``ginsim.run.worker`` played it, play it again and
-    check it; RunError if it cannot be rebuilt or does not match the log."""
+    check it; RunError if it cannot be rebuilt or does not match the log. ``seat``: record
+    that seat's decisions (``Replay.decisions``); ``wrap(strategy, seat, recorder)`` stands
+    in for each seat's strategy, ``recorder.active`` saying whether the hand being played
+    is row ``n`` (a game's earlier hands are played first)."""
     row = run.row(n)
     m = run.manifest
     folder = run.folder
@@ -172,7 +178,11 @@ def replay_hand(run: RunLog, n: int, seat: int | None = None) -> Replay:
     key = text_key("pairing", pairing.a, pairing.b)
     secret = run_secret(folder) if m.isolate else b""  # a tournament run's decks
     copy, unit = row["copy"], row["deal"]
-    strategies, seat_a = seats_for(copy, spec_a.build(), spec_b.build())
+    kept = [label in m.identity.get("keep", []) for label in (pairing.label_a, pairing.label_b)]
+    a, b = spec_a.build(), spec_b.build()
+    if any(kept):  # lifetime "match": the chunk's earlier hands first, with the same instances
+        a, b = _warm_up(m, rules, (spec_a, spec_b), (a, b), kept, key, copy, unit, secret)
+    strategies, seat_a = seats_for(copy, a, b)
     labels = (pairing.label_a, pairing.label_b)[:: 1 if seat_a == 0 else -1]
     names = (f"seat 0 ({labels[0]})", f"seat 1 ({labels[1]})")
     rec = Recorder()
@@ -180,10 +190,16 @@ def replay_hand(run: RunLog, n: int, seat: int | None = None) -> Replay:
         seated = list(strategies)
         seated[seat] = recording(seated[seat], rec)
         strategies = (seated[0], seated[1])
+    if wrap is not None:
+        strategies = (wrap(strategies[0], 0, rec), wrap(strategies[1], 1, rec))
     problems = [] if row["seat_a"] == seat_a else [f"seat_a {row['seat_a']} in the log, {seat_a} replayed"]
     log: list[Event] = []
     vs = f"pairing {row['pairing']} ({pairing.label_a} vs {pairing.label_b})"
     swapped = " (seats swapped)" if copy else ""
+    if any(kept):
+        for inst, keep in zip((a, b), kept, strict=True):
+            if keep:
+                inst.new_hand(unit) if mode == "hands" else inst.new_game(unit)
     if mode == "hands":
         where = f"{vs}, deal {unit}, copy {copy}{swapped}"
         ds = deal_seed(seed, unit)
@@ -201,6 +217,9 @@ def replay_hand(run: RunLog, n: int, seat: int | None = None) -> Replay:
             deck = _deck(ds)
             dealer = game.dealer
             rec.active = i == h
+            for inst, keep in zip((a, b), kept, strict=True):
+                if keep:
+                    inst.new_hand(i)
             result = play_hand(
                 rules,
                 strategies,
@@ -226,6 +245,59 @@ def replay_hand(run: RunLog, n: int, seat: int | None = None) -> Replay:
         clock = " (the run used a clock: its results depend on the machine's speed)" if rules.time_per_hand else ""
         raise RunError(f"{folder}: hand {n} does not replay as logged: {'; '.join(problems)}{clock}")
     return Replay(n, row, where, names, rules, deck, dealer, scores, result, log, rec.decisions)
+
+
+def _warm_up(
+    m: Any,
+    rules: Rules,
+    specs: tuple[Any, Any],
+    pair: tuple[Strategy, Strategy],
+    kept: list[bool],
+    key: int,
+    copy: int,
+    unit: int,
+    secret: bytes,
+) -> tuple[Strategy, Strategy]:
+    """Play the hands (games) of ``unit``'s chunk before it, in order, as the worker did:
+    the kept instances of ``pair`` play them all and are told of each; the other side gets
+    a fresh instance each time. Returns the pair, ready for ``unit``."""
+    start = 0
+    ci = 0
+    while True:  # the chunk that holds unit
+        first, stop = chunk_span(m.units, m.chunk, m.bounds, ci)
+        if first <= unit < stop:
+            start = first
+            break
+        ci += 1
+    a, b = pair
+    seed = int(m.seed)
+    for u in range(start, unit):
+        sa, sb = (a if kept[0] else specs[0].build()), (b if kept[1] else specs[1].build())
+        seats, _ = seats_for(copy, sa, sb)
+        if m.hands is not None:
+            for inst, keep in zip((sa, sb), kept, strict=True):
+                if keep:
+                    inst.new_hand(u)
+            ds = deal_seed(seed, u)
+            ds = mix_secret(ds, secret) if secret else ds
+            play_hand(rules, seats, _deck(ds), first_dealer(u), (0, 0), _seeds(ds, key, copy))
+            continue
+        for inst, keep in zip((sa, sb), kept, strict=True):
+            if keep:
+                inst.new_game(u)
+
+        def one(
+            h: int, dealer: int, scores: tuple[int, int], u: int = u, seats: Any = seats, pair: Any = (sa, sb)
+        ) -> Any:
+            for inst, keep in zip(pair, kept, strict=True):
+                if keep:
+                    inst.new_hand(h)
+            ds = game_deal_seed(seed, u, h)
+            ds = mix_secret(ds, secret) if secret else ds
+            return play_hand(rules, seats, _deck(ds), dealer, scores, _seeds(ds, key, copy))
+
+        run_game(rules, first_dealer(u), one, MAX_HANDS_PER_GAME)
+    return a, b
 
 
 def _dealt(deck: Sequence[Card], dealer: int) -> list[Mask]:

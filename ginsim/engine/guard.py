@@ -43,6 +43,7 @@ class BotFailure(Exception):
     def __init__(self, kind: str, text: str) -> None:
         super().__init__(text)
         self.kind = kind
+        self.remote_traceback = ""  # the traceback its own process reported, if any
 
 
 class _State:

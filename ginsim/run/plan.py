@@ -37,6 +37,9 @@ MAX_COUNT = 1_000_000_000
 """The most hands (or games) per pairing: deal indices fit the hand log's uint32 column
 with room to spare, and a run of this size is already days of playing."""
 MAX_PAIRINGS = 9_999
+PER_PAIRING = "per pairing"
+"""A tournament run's ``identity.extra.decks``: each pairing dealt decks of its own
+(``seeding.pairing_secret``); a run with ``--shared-decks`` has no such entry."""
 """The most pairings of a run (chunk files are named p0000..p9999; the column is uint16)."""
 
 
@@ -117,6 +120,7 @@ class ChunkTask:
     isolate: bool = False  # tournament mode: each strategy in its own process (ginsim.run.isolate)
     secret: bytes = b""  # tournament mode: the run's secret, mixed into every deal seed
     engine: Engine = Engine.AUTO  # the run's engine (ginsim.run.options): the worker plays as it says
+    bot_limits: tuple[tuple[str, int], ...] = ()  # tournament mode: each bot process's limits (ginsim.outside.jail)
 
 
 @dataclass(frozen=True)
@@ -141,6 +145,7 @@ class RunPlan:
     chunk: int  # deals (or games) per chunk
     swept: SweptParam | None = None  # sweeps only
     isolate: bool = False  # tournament mode: other decks (the run's secret), other rules of play
+    shared_decks: bool = False  # tournament mode: every pairing dealt the same decks (else each its own)
 
     def extra(self) -> dict[str, Any]:
         """The identity's ``extra`` object as manifests have always written it: a sweep's
@@ -150,6 +155,8 @@ class RunPlan:
             out.update(param=self.swept.param, base=self.swept.base)
         if self.isolate:
             out["isolate"] = True
+            if not self.shared_decks:
+                out["decks"] = PER_PAIRING
         return out
 
     @property
@@ -349,6 +356,7 @@ def plan_run(
     chunk: int | None = None,
     note: Callable[[str], None] | None = None,
     isolate: bool = False,
+    shared_decks: bool = False,
 ) -> RunPlan:
     """The plan of a match, round-robin or sweep; 10,000 hands when neither ``hands``
     nor ``games`` is given; an odd hand count with duplicate deals is rounded up to whole
@@ -363,7 +371,7 @@ def plan_run(
         if note is not None:
             note(f"note: duplicate deals come in pairs: playing {hands} hands per pairing")
     kw: dict[str, Any] = {"rules": rules, "seed": seed, "hands": hands, "games": games}
-    kw.update(duplicate=duplicate, chunk=chunk, isolate=isolate)
+    kw.update(duplicate=duplicate, chunk=chunk, isolate=isolate, shared_decks=shared_decks)
     match run:
         case MatchRun(a, b):
             return plan_match(a, b, **kw)
@@ -386,6 +394,7 @@ def _plan(
     chunk: int | None = None,
     swept: SweptParam | None = None,
     isolate: bool = False,
+    shared_decks: bool = False,
 ) -> RunPlan:
     check_counts(hands, games)
     if len(pairings) > MAX_PAIRINGS:
@@ -399,4 +408,4 @@ def _plan(
         chunk = default_chunk(units, duplicate=duplicate, games=games is not None, fast=fast, pairings=len(pairings))
     elif chunk <= 0 or chunk > MAX_COUNT:
         raise RunError.about("{chunk} must be from 1 to {most:,}, not {n}", most=MAX_COUNT, n=chunk)
-    return RunPlan(kind, pairings, rules, seed, hands, games, duplicate, chunk, swept, isolate)
+    return RunPlan(kind, pairings, rules, seed, hands, games, duplicate, chunk, swept, isolate, shared_decks)

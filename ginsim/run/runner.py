@@ -33,7 +33,7 @@ from ginsim.run.atomic import TMP_MARK, describe_os_error, make_dir
 from ginsim.run.integrity import SUMS_DIR, parse_chunk_name, run_key
 from ginsim.run.interrupt import sigterm_as_interrupt
 from ginsim.run.options import Engine
-from ginsim.run.plan import RunPlan
+from ginsim.run.plan import PER_PAIRING, RunPlan
 from ginsim.run.records import (
     FORFEITS_DIR,
     GAMES_DIR,
@@ -50,6 +50,7 @@ from ginsim.run.records import (
     write_manifest,
 )
 from ginsim.run.secret import run_secret
+from ginsim.run.seeding import pairing_secret
 from ginsim.run.sequential import StopRule, run_sequential
 from ginsim.run.worker import ChunkTask, play_chunk, play_path
 from ginsim.version import __version__
@@ -67,6 +68,7 @@ class RunOptions:
     command: str = ""
     stop_rule: StopRule | None = None  # a sequential test deciding when to stop (SPRT), or None
     decision_limit: float | None = DEFAULT_DECISION_LIMIT  # hard seconds per decision (ginsim.engine.guard)
+    bot_limits: tuple[tuple[str, int], ...] = ()  # tournament mode: each bot process's limits (ginsim.outside.jail)
     on_chunk: Callable[[Path, Any], None] | None = None  # told (file, pyarrow table) of each chunk written
     engine: Engine = Engine.AUTO  # what plays the hands (ginsim.run.options), told to every worker in its tasks
 
@@ -148,6 +150,7 @@ def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[Manifest
 
 def _check_same_run(plan: RunPlan, out: Path, manifest: Manifest, identity: dict[str, Any]) -> None:
     if manifest.identity != identity:
+        _check_decks(out, manifest, identity)
         old_preset = manifest.preset
         if old_preset != plan.rules.preset:  # R27: a run folder keeps its preset
             raise RunError.about(
@@ -169,6 +172,28 @@ def _check_same_run(plan: RunPlan, out: Path, manifest: Manifest, identity: dict
             old=manifest.ginsim,
             new=__version__,
         )
+
+
+def _check_decks(out: Path, manifest: Manifest, identity: dict[str, Any]) -> None:
+    """A tournament folder dealt otherwise than this command would deal: one line saying
+    which option resumes it."""
+    if not manifest.isolate or not identity.get("extra", {}).get("isolate"):
+        return
+    old = manifest.identity.get("extra", {}).get("decks")
+    new = identity["extra"].get("decks")
+    if old == new:
+        return
+    if old is None:
+        raise RunError.about(
+            "{out} {path} was played with the same decks for every pairing: add --shared-decks to resume it, "
+            "or use another {out}",
+            path=out,
+        )
+    raise RunError.about(
+        "{out} {path} was played with decks of its own for each pairing: drop --shared-decks to resume it, "
+        "or use another {out}",
+        path=out,
+    )
 
 
 def _remove_stale_temporaries(out: Path) -> None:
@@ -243,12 +268,16 @@ class Todo:
     isolate: bool = False  # tournament mode: each strategy in its own process
     secret: bytes = b""  # tournament mode: the run's secret, mixed into every deal seed
     engine: Engine = Engine.AUTO  # the run's engine, in every task
+    bot_limits: tuple[tuple[str, int], ...] = ()  # tournament mode: each bot process's limits
 
     def __iter__(self) -> Iterator[ChunkTask]:
         plan = self.plan
         by_index = {p.index: p for p in plan.pairings}
         keys = {p.index: p.key for p in plan.pairings}  # once per pairing: an SPRT run has thousands of chunks
         isolate = self.isolate
+        secrets = {pi: self.secret for pi in keys}
+        if self.secret and (plan.extra().get("decks") == PER_PAIRING):
+            secrets = {pi: pairing_secret(self.secret, k) for pi, k in keys.items()}
         for pi, ci, start, stop in plan.chunks():
             if (pi, ci) in self.done:
                 continue
@@ -267,8 +296,9 @@ class Todo:
                 ci,
                 self.decision_limit,
                 isolate,
-                self.secret,
+                secrets[pi],
                 self.engine,
+                self.bot_limits,
             )
 
     def __len__(self) -> int:
@@ -297,7 +327,9 @@ def _tasks(plan: RunPlan, folder: Path, manifest: Manifest, warn: Callable[[str]
         done_units += min(start + plan.chunk, plan.units) - start
     secret = run_secret(folder) if manifest.isolate else b""  # tournament mode's decks
     todo = len(chunks) - len(done)
-    return Todo(plan, done, todo, done_units, opts.decision_limit, manifest.isolate, secret, opts.engine)
+    return Todo(
+        plan, done, todo, done_units, opts.decision_limit, manifest.isolate, secret, opts.engine, opts.bot_limits
+    )
 
 
 def resolve_jobs(jobs: int | None, warn: Callable[[str], None] | None = None, cap: bool = False) -> int:

@@ -111,16 +111,21 @@ def play_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
     strategy's failure of any kind is a forfeit; only the user's Ctrl-C stops the chunk
     (ginsim.engine.guard). Tournament mode plays through ginsim.run.isolate instead."""
     if task.isolate:
-        with isolated_factories((task.spec_a, task.spec_b), task.rules, task.decision_limit) as factories:
-            return _play_chunk(task, factories)
+        limits = dict(task.bot_limits) if task.bot_limits else None
+        with isolated_factories((task.spec_a, task.spec_b), task.rules, task.decision_limit, limits) as for_copy:
+            return _play_chunk(task, for_copy)
     with guarded(task.decision_limit, task.rules.time_per_hand):
         return _play_chunk(task)
 
 
-def _play_chunk(task: ChunkTask, factories: tuple[Any, Any] | None = None) -> dict[str, np.ndarray]:
-    """The chunk's hands; ``factories`` build the two strategies instead of their classes
-    (tournament mode's stand-ins)."""
-    cls_a, cls_b = factories if factories is not None else (task.spec_a.load_class(), task.spec_b.load_class())
+def _play_chunk(task: ChunkTask, for_copy: Callable[[int], tuple[Any, Any]] | None = None) -> dict[str, np.ndarray]:
+    """The chunk's hands; ``for_copy(copy)`` gives the two factories that build the
+    strategies of that copy instead of their classes (tournament mode's stand-ins, a
+    process per strategy and copy)."""
+    if for_copy is None:
+        classes = (task.spec_a.load_class(), task.spec_b.load_class())
+        for_copy = lambda _copy: classes  # noqa: E731 - the same classes for both copies
+    cls_a, cls_b = for_copy(0)
     pa = task.spec_a.params
     pb = task.spec_b.params
     cols = _Columns()
@@ -141,11 +146,11 @@ def _play_chunk(task: ChunkTask, factories: tuple[Any, Any] | None = None) -> di
         if fast is not None:
             return _fast_hand_columns(task, fast, deck_array, streams)
         decks = deck_array.tolist()
-        per_copy = [(copy, s0.tolist(), s1.tolist()) for copy, s0, s1 in streams]
+        per_copy = [(copy, s0.tolist(), s1.tolist(), *for_copy(copy)) for copy, s0, s1 in streams]
         for offset, unit in enumerate(range(task.start, task.stop)):
             deck = decks[offset]
             dealer = first_dealer(unit)
-            for copy, s0, s1 in per_copy:
+            for copy, s0, s1, cls_a, cls_b in per_copy:
                 strategies, seat_a = seats_for(copy, cls_a(**pa), cls_b(**pb))
                 seat_seeds = (s0[offset], s1[offset])
                 r = play_hand(rules, strategies, deck, dealer, (0, 0), seat_seeds, checked=True)
@@ -157,7 +162,7 @@ def _play_chunk(task: ChunkTask, factories: tuple[Any, Any] | None = None) -> di
                 check_user_stop()
     else:
         for unit in range(task.start, task.stop):
-            _play_game_unit(task, unit, copies, cls_a, cls_b, cols, fast)
+            _play_game_unit(task, unit, copies, for_copy, cols, fast)
             check_user_stop()
     return cols.arrays()
 
@@ -166,8 +171,7 @@ def _play_game_unit(
     task: ChunkTask,
     unit: int,
     copies: tuple[int, ...],
-    cls_a: type[Strategy],
-    cls_b: type[Strategy],
+    for_copy: Callable[[int], tuple[Any, Any]],
     cols: _Columns,
     fast: tuple[FastPolicy, FastPolicy] | None = None,
 ) -> None:
@@ -185,6 +189,7 @@ def _play_game_unit(
         return decks[h]
 
     for copy in copies:
+        cls_a, cls_b = for_copy(copy)
         if fast is None:
             strategies, seat_a = seats_for(copy, cls_a(**task.spec_a.params), cls_b(**task.spec_b.params))
         else:

@@ -22,9 +22,18 @@ from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import DECISIONS, Strategy, bound_entry, overrides
 from ginsim.engine.view import Event, PlayerView
 from ginsim.errors import GinsimError, RunError
+from ginsim.run.plan import PER_PAIRING
 from ginsim.run.records import RESULT_COLUMNS, chunk_files, read_manifest
 from ginsim.run.secret import run_secret
-from ginsim.run.seeding import deal_seed, decks_for, game_deal_seed, mix_secret, strategy_seed, text_key
+from ginsim.run.seeding import (
+    deal_seed,
+    decks_for,
+    game_deal_seed,
+    mix_secret,
+    pairing_secret,
+    strategy_seed,
+    text_key,
+)
 from ginsim.run.worker import first_dealer, seats_for
 from ginsim.terminal.textview import Style, event_text, hand_lines, result_lines
 
@@ -164,6 +173,8 @@ def replay_hand(run: RunLog, n: int, seat: int | None = None) -> Replay:
         raise RunError(f"{folder}/manifest.json: cannot rebuild the run from it ({type(e).__name__}: {e})") from None
     key = text_key("pairing", pairing.a, pairing.b)
     secret = run_secret(folder) if m.isolate else b""  # a tournament run's decks
+    if secret and m.identity.get("extra", {}).get("decks") == PER_PAIRING:
+        secret = pairing_secret(secret, key)  # each pairing's own decks
     copy, unit = row["copy"], row["deal"]
     strategies, seat_a = seats_for(copy, spec_a.build(), spec_b.build())
     labels = (pairing.label_a, pairing.label_b)[:: 1 if seat_a == 0 else -1]

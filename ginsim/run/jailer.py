@@ -60,7 +60,11 @@ def unreachable() -> str:
     if key in _reachable:
         return _reachable[key]
     why = ""
-    paths = [Path(sys.executable).resolve(), Path(os.__file__).resolve(), Path(__file__).resolve()]  # ginsim's own files
+    paths = [
+        Path(sys.executable).resolve(),
+        Path(os.__file__).resolve(),
+        Path(__file__).resolve(),
+    ]  # ginsim's own files
     for path in paths:
         for folder in reversed(path.parents):
             try:

@@ -30,7 +30,7 @@ from ginsim.errors import GinsimError, Interrupted, RunError
 from ginsim.outside import manifest_fields
 from ginsim.run import lock
 from ginsim.run.atomic import TMP_MARK, describe_os_error, make_dir
-from ginsim.run.integrity import SUMS_DIR, parse_chunk_name, run_key
+from ginsim.run.integrity import KEYED_MISMATCH, SUMS_DIR, parse_chunk_name, run_key
 from ginsim.run.interrupt import sigterm_as_interrupt
 from ginsim.run.options import Engine
 from ginsim.run.plan import PER_PAIRING, RunPlan
@@ -49,7 +49,7 @@ from ginsim.run.records import (
     write_chunk,
     write_manifest,
 )
-from ginsim.run.secret import run_secret
+from ginsim.run.secret import SECRET, run_secret
 from ginsim.run.seeding import pairing_secret
 from ginsim.run.sequential import StopRule, run_sequential
 from ginsim.run.worker import ChunkTask, play_chunk, play_path
@@ -310,6 +310,11 @@ def _tasks(plan: RunPlan, folder: Path, manifest: Manifest, warn: Callable[[str]
     damaged chunk is named, deleted and played again; a foreign file is named and left
     alone (never counted)."""
     scan = scan_chunks(folder, manifest)
+    if scan.damaged and not scan.good and all(why == KEYED_MISMATCH for _, why in scan.damaged):
+        raise RunError(
+            f"{folder / SECRET}: not the secret this run's chunks were written with (none of their keyed "
+            "checksums matches); put the run's own secret back, or use another --out"
+        )
     for path, why in scan.damaged:
         warn(f"{path}: damaged chunk ({why}); playing it again")
         remove_chunk(path)
@@ -421,7 +426,7 @@ def _play(plan: RunPlan, folder: Path, opts: RunOptions, manifest: Manifest, res
         else:
             for task, arrays in _results(tasks, jobs, opts):
                 path = chunk_path(folder, task.pairing, task.chunk)
-                table = write_chunk(path, arrays, key)
+                table = write_chunk(path, arrays, key, tasks.secret)
                 if opts.on_chunk is not None:
                     opts.on_chunk(path, table)
                 written += 1

@@ -21,6 +21,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from ginsim.engine.guard import STATE
+
 EXIT_INTERRUPTED = 130
 """The exit status of an interrupted command, Ctrl-C and SIGTERM alike, at every stage."""
 
@@ -30,6 +32,8 @@ _watching: list[int] = []  # the parent PID this process watches (set once per p
 
 
 def _raise_interrupt(*_: Any) -> None:
+    # the user's stop, like a real Ctrl-C: a strategy thinking now is not charged with it
+    STATE.user_stop = True
     raise KeyboardInterrupt
 
 

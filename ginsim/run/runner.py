@@ -110,13 +110,29 @@ def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     return [k for k in keys if old.get(k) != new.get(k)]
 
 
+def _unstarted(out: Path) -> bool:
+    """Whether ``out`` is a folder a run was interrupted in before it wrote its manifest:
+    nothing but an empty ``hands/``, the lock, the secret, temporary files. The same
+    command then starts the run there afresh."""
+    if (out / MANIFEST).exists() or lock.holder(out) is not None:
+        return False
+    for entry in out.iterdir():
+        if entry.name == HANDS_DIR and entry.is_dir() and not any(entry.iterdir()):
+            continue
+        if entry.name in (lock.LOCK, SECRET) or TMP_MARK in entry.name:
+            continue
+        return False
+    (out / SECRET).unlink(missing_ok=True)  # no chunk was dealt with it: a new run, a new secret
+    return True
+
+
 def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[Manifest, bool, lock.FolderLock]:
     """Create a new run folder, or check that an existing one holds this very plan; either
     way take its lock. Returns the manifest, whether the run resumes, and the lock."""
     identity = _normalize(plan.identity())
     if out.exists() and not out.is_dir():
         raise RunError.about("{out} {path}: exists and is not a folder", path=out)
-    if out.is_dir() and any(out.iterdir()):
+    if out.is_dir() and any(out.iterdir()) and not _unstarted(out):
         busy = lock.holder(out)
         if busy is not None:
             raise lock.busy_error(out, busy)

@@ -104,6 +104,13 @@ def make_plan(run: RunDescription, s: RunSettings, note: Callable[[str], None] |
 def launch(run: RunDescription, s: RunSettings, echo: Callable[[str], None] = print) -> Path:
     """Plan, play (resuming into ``s.out`` if it holds this run), then write the
     summary, report and charts. Returns the run folder."""
+    limit = s.decision_limit
+    if limit is not None and not (limit >= 0 and limit != float("inf")):  # nan would switch the watchdog off
+        raise RunError.about("{decision_limit} must be a number of seconds, 0 or more (0: no limit), not {n}", n=limit)
+    if s.isolate:
+        from ginsim.run.jailer import preflight
+
+        preflight()  # before any spec is checked or folder made
     plan = make_plan(run, s, note=None if s.quiet else lambda m: print(m, file=sys.stderr))
     from ginsim.analysis.digest import RunDigest
 

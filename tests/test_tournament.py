@@ -180,3 +180,10 @@ def test_seats_run_as_users_of_their_own(monkeypatch: pytest.MonkeyPatch) -> Non
     log = play("harmers:MemReader")
     assert marks(log) == 0 and victim_charged(log) == 0
     assert left_behind() == []
+
+
+def test_a_forfeits_traceback_shows_the_bots_own_file(tmp_path: Path) -> None:
+    log = play("crashers:Exit3", deals=1)
+    assert (log["forfeit_seat"] == log["seat_a"]).all()
+    details = [str(d) for d in log.get("forfeit_details", [])]
+    assert details and all("crashers.py" in d and "isolate.py" not in d for d in details), details

@@ -35,6 +35,7 @@ FLAGS = {
     "sprt": "--sprt",
     "engine": "--engine",
     "bot_limits": "--bot-limit",
+    "decision_limit": "--decision-limit",
 }
 """The flag that gives each library parameter an error may name (ginsim.errors)."""
 

@@ -50,6 +50,31 @@ def sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, old)
 
 
+@contextlib.contextmanager
+def exit_reported(task: Any) -> Iterator[None]:
+    """While a chunk plays in this very process (``--jobs 1``), a strategy's ``os._exit``
+    says which pairing ended the command before it ends, in one line."""
+    import posix
+
+    real = os._exit
+
+    def _exit(code: int) -> None:
+        from ginsim.run.backends import playing
+
+        sys.stderr.write(
+            f"ginsim: error: a strategy of {playing(task)} ended the process (os._exit({code})); "
+            "rerun the same command to resume\n"
+        )
+        sys.stderr.flush()
+        real(code)
+
+    os._exit = posix._exit = _exit  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        os._exit = posix._exit = real  # type: ignore[assignment]
+
+
 def watch_parent() -> None:
     """End this (worker) process when its parent dies; idempotent."""
     parent = os.getppid()

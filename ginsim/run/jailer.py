@@ -80,6 +80,16 @@ def unreachable() -> str:
     return why
 
 
+def preflight() -> None:
+    """RunError (one line naming the folder at fault) when bots will run as users of their
+    own who cannot run this Python or ginsim: checked before a run folder is made."""
+    if as_root() and not keep_root() and (why := unreachable()):
+        raise RunError(
+            f"--isolate as root: the bots' users cannot run ginsim: {why}; install ginsim and its Python "
+            "where every user can read them (see docs/security.md), or set GINSIM_BOT_USER=root to test"
+        )
+
+
 class Jail:
     """One bot process's user and private temporary folder (removed by ``close``)."""
 
@@ -106,13 +116,8 @@ def start_bot_process(
     """``python -m module`` as untrusted code runs: a minimal environment, a session of its
     own (the user's Ctrl-C is the referee's to handle), confined by ginsim.outside.jail,
     pipes for its stdin and stdout. A failure to start is one line naming ``what``."""
+    preflight()
     jail = Jail(limits)
-    if jail.uid and (why := unreachable()):
-        jail.close()
-        raise RunError(
-            f"--isolate as root: the bots' users cannot run ginsim: {why}; install ginsim and its Python "
-            "where every user can read them (see docs/security.md), or set GINSIM_BOT_USER=root to test"
-        )
     try:
         proc = subprocess.Popen(
             [sys.executable, "-s", "-m", module],

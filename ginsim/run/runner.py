@@ -31,7 +31,7 @@ from ginsim.outside import manifest_fields
 from ginsim.run import lock
 from ginsim.run.atomic import TMP_MARK, describe_os_error, make_dir
 from ginsim.run.integrity import KEYED_MISMATCH, SUMS_DIR, parse_chunk_name, run_key
-from ginsim.run.interrupt import sigterm_as_interrupt
+from ginsim.run.interrupt import exit_reported, sigterm_as_interrupt
 from ginsim.run.options import Engine
 from ginsim.run.plan import PER_PAIRING, RunPlan
 from ginsim.run.records import (
@@ -376,7 +376,9 @@ def _results(
         return
     if jobs == 1 and opts.backend == "loky":
         for t in tasks:
-            yield t, play_chunk(t)
+            with exit_reported(t):
+                arrays = play_chunk(t)
+            yield t, arrays
         return
     from ginsim.run.backends import parallel_results
 
@@ -392,7 +394,8 @@ def run_plan(plan: RunPlan, out: Path | None, opts: RunOptions, on_done: Callabl
     by default), holding the folder's lock, then write the summary and report. Returns
     the folder. Ctrl-C and SIGTERM end it as ``Interrupted``, a failure (a worker killed,
     a full disk, ...) as one-line ``RunError``; either way the folder stays resumable."""
-    folder = out if out is not None else default_out(plan.kind)
+    # absolute: a strategy that changes the working folder cannot move where the run writes
+    folder = Path(os.path.abspath(out if out is not None else default_out(plan.kind)))
     created = not folder.exists()
     with sigterm_as_interrupt():
         try:

@@ -11,6 +11,7 @@ cannot change a result.
 from __future__ import annotations
 
 import operator
+import os
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -20,13 +21,13 @@ import numpy as np
 from ginsim.engine import fastjit
 from ginsim.engine.fastplay import ROW_FIELDS, ROW_WIDTH, fast_rows, play_fast_game
 from ginsim.engine.game import GameResult, play_game
-from ginsim.engine.guard import check_user_stop, guarded
+from ginsim.engine.guard import BotFailure, check_user_stop, guarded
 from ginsim.engine.play import FORFEIT, HandResult, play_hand
 from ginsim.engine.policy import FastPolicy
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
-from ginsim.errors import RunError
+from ginsim.errors import GinsimError, RunError
 from ginsim.run.forfeits import MAX_PER_CHUNK, forfeit_record, traced_replay
 from ginsim.run.isolate import isolated_factories
 from ginsim.run.options import GENERAL_ENV, Engine
@@ -96,6 +97,32 @@ class _Columns:
 _READ_RESULT = operator.attrgetter(*RESULT_COLUMNS)
 
 
+class _Unbuilt(Strategy):
+    """A strategy whose constructor raised: each of its decisions forfeits, with the reason."""
+
+    name = ""
+
+    def __init__(self, failure: BotFailure) -> None:
+        self.failure = failure
+
+    def take_upcard(self, view: Any) -> bool:
+        raise self.failure
+
+    def discard(self, view: Any) -> Any:
+        raise self.failure
+
+
+def _build(cls: Any, params: dict[str, Any]) -> Strategy:
+    """An instance of ``cls``; a constructor that raises is that seat's forfeit, not the chunk's end."""
+    try:
+        return cls(**params)  # type: ignore[no-any-return]
+    except GinsimError:  # the run's own setup (tournament mode's processes cannot start): not the seat's
+        raise
+    except Exception as e:  # noqa: BLE001 - any failure of a strategy's own code is its forfeit
+        text = str(e)[:200]
+        return _Unbuilt(BotFailure("raised", f"could not be built: {type(e).__name__}: {text}"))
+
+
 def seats_for(copy: int, a: Strategy, b: Strategy) -> tuple[tuple[Strategy, Strategy], int]:
     """The seating of one play: copy 0 puts ``a`` in seat 0, copy 1 swaps."""
     return ((a, b), 0) if copy == 0 else ((b, a), 1)
@@ -109,7 +136,18 @@ def first_dealer(unit: int) -> int:
 def play_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
     """Play deals (or games) ``start..stop-1`` of one pairing; return the columns. A
     strategy's failure of any kind is a forfeit; only the user's Ctrl-C stops the chunk
-    (ginsim.engine.guard). Tournament mode plays through ginsim.run.isolate instead."""
+    (ginsim.engine.guard). Tournament mode plays through ginsim.run.isolate instead. The
+    working folder is the same after the chunk as before, whatever a strategy did to it
+    (a worker process plays the next chunk's relative spec paths from it)."""
+    cwd = os.getcwd()
+    try:
+        return _guarded_chunk(task)
+    finally:
+        if os.getcwd() != cwd:
+            os.chdir(cwd)
+
+
+def _guarded_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
     if task.isolate:
         limits = dict(task.bot_limits) if task.bot_limits else None
         with isolated_factories((task.spec_a, task.spec_b), task.rules, task.decision_limit, limits) as for_copy:
@@ -151,12 +189,12 @@ def _play_chunk(task: ChunkTask, for_copy: Callable[[int], tuple[Any, Any]] | No
             deck = decks[offset]
             dealer = first_dealer(unit)
             for copy, s0, s1, cls_a, cls_b in per_copy:
-                strategies, seat_a = seats_for(copy, cls_a(**pa), cls_b(**pb))
+                strategies, seat_a = seats_for(copy, _build(cls_a, pa), _build(cls_b, pb))
                 seat_seeds = (s0[offset], s1[offset])
                 r = play_hand(rules, strategies, deck, dealer, (0, 0), seat_seeds, checked=True)
                 cols.add(task.pairing, unit, copy, 0, seat_a, r, (0, 0), False, -1)
                 if r.outcome == FORFEIT:
-                    fresh, _ = seats_for(copy, cls_a(**pa), cls_b(**pb))
+                    fresh, _ = seats_for(copy, _build(cls_a, pa), _build(cls_b, pb))
                     again = partial(_hand_again, rules, deck, dealer, seat_seeds)
                     _note_forfeit(cols, task, r, unit, copy, 0, seat_a, fresh, again)
                 check_user_stop()
@@ -191,7 +229,7 @@ def _play_game_unit(
     for copy in copies:
         cls_a, cls_b = for_copy(copy)
         if fast is None:
-            strategies, seat_a = seats_for(copy, cls_a(**task.spec_a.params), cls_b(**task.spec_b.params))
+            strategies, seat_a = seats_for(copy, _build(cls_a, task.spec_a.params), _build(cls_b, task.spec_b.params))
         else:
             seat_a = copy
 
@@ -216,7 +254,7 @@ def _play_game_unit(
                 replayed: GameResult = play_game(task.rules, pair, deck, first_dealer(unit), hand_seeds, checked=True)
                 return replayed.hands[-1]
 
-            fresh, _ = seats_for(copy, cls_a(**task.spec_a.params), cls_b(**task.spec_b.params))
+            fresh, _ = seats_for(copy, _build(cls_a, task.spec_a.params), _build(cls_b, task.spec_b.params))
             _note_forfeit(cols, task, game.hands[-1], unit, copy, last, seat_a, fresh, again)
         f = game.final
         assert f is not None

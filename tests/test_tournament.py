@@ -182,7 +182,7 @@ def test_seats_run_as_users_of_their_own(monkeypatch: pytest.MonkeyPatch) -> Non
     assert left_behind() == []
 
 
-def test_a_forfeits_traceback_shows_the_bots_own_file(tmp_path: Path) -> None:
+def test_a_forfeits_traceback_shows_the_bots_own_file() -> None:
     log = play("crashers:Exit3", deals=1)
     assert (log["forfeit_seat"] == log["seat_a"]).all()
     details = [str(d) for d in log.get("forfeit_details", [])]

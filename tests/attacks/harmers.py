@@ -177,3 +177,15 @@ class Carrier(_OnFirst):
             except OSError:
                 continue
         return None
+
+
+class Recaller(Remember):
+    """Like ``Remember``, but what it recalls changes a move instead of answering the
+    mark: it takes the upcard whenever it knows the opponent's hand."""
+
+    def take_upcard(self, view: PlayerView) -> bool:
+        if not getattr(self, "attacked", False):
+            self.attacked = True
+            if self.attack(view) is True:
+                return True
+        return Honest.take_upcard(self, view)

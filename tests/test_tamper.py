@@ -19,9 +19,13 @@ from ginsim.run.integrity import sum_path
 ARGS = ["match", "simple", "random", "--hands", "8", "--chunk", "2", "--jobs", "1", "-q", "--no-plots"]
 
 
-@pytest.fixture
-def tournament(tmp_path: Path, run_cli: Any, monkeypatch: pytest.MonkeyPatch) -> Path:
+@pytest.fixture(autouse=True)
+def bots_as_root(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GINSIM_BOT_USER", "root")  # this machine's Python may not be runnable by other users
+
+
+@pytest.fixture
+def tournament(tmp_path: Path, run_cli: Any) -> Path:
     out = tmp_path / "run"
     assert run_cli(*ARGS, "--isolate", "--out", str(out)).code == 0
     return out

@@ -97,10 +97,14 @@ class Host:
             tables = tables_for(self.rules.max_run_length).copy()
             self.view = PlayerView(self.rules.copy(), tables, seat, dealer, (scores[0], scores[1]), seed)
         v = self.view
-        for name, value in zip(FIELDS, msg["v"], strict=True):
-            setattr(v, name, value)
-        v._pile = msg["pile"]
-        v.knocker_melds = tuple(msg["km"])
+        n = len(FIELDS)
+        for i, value in msg["d"]:  # the fields that changed since the last request
+            if i < n:
+                setattr(v, FIELDS[i], value)
+            elif i == n:
+                v._pile = value
+            else:
+                v.knocker_melds = tuple(value)
         v.history.extend((s, a, c) for s, a, c in msg["hist"])
         return v
 

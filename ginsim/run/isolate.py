@@ -25,6 +25,7 @@ secret (ginsim.run.secret), which bots never see.
 
 from __future__ import annotations
 
+import atexit
 import errno
 import json
 import os
@@ -91,6 +92,7 @@ class BotProcess:
         self.used = 0.0  # thinking time this hand
         self._timeout: float | None = None  # the request under way's limit
         self._id = 0  # the number of the last request: its answer must carry it
+        self.last: list[Any] = []  # the view's fields as last sent (FIELDS, then the pile and the knocker's melds)
 
     # -- the process ----------------------------------------------------------------
     def start(self) -> None:
@@ -166,7 +168,7 @@ class BotProcess:
             raise BotFailure("raised", "crashed: its process is gone")
         self._timeout = timeout
         deadline = None if timeout is None else time.monotonic() + timeout
-        if self.buf or select.select([proc.stdout], [], [], 0)[0]:
+        if self.buf:
             self.kill()  # it wrote while no request was under way
             raise BotFailure("illegal", "answered out of turn")
         self._id += 1
@@ -219,12 +221,17 @@ class BotProcess:
         if not self.alive():
             raise BotFailure("raised", "crashed: its process is gone")
         msg: dict[str, Any] = {"op": "call", "m": method}
-        if view is not self.view:  # a new hand
+        if view is not self.view:  # a new hand: every field
             self.view, self.sent, self.used = view, 0, 0.0
             msg["start"] = (view.seat, view.dealer, view.scores, view._seed)
-        msg["v"] = [getattr(view, name) for name in FIELDS]
-        msg["pile"] = view._pile
-        msg["km"] = view.knocker_melds
+            self.last = [None] * (len(FIELDS) + 2)
+        # only the fields that changed since its last request: [index, value] pairs
+        values = [getattr(view, name) for name in FIELDS]
+        values += [view._pile, view.knocker_melds]
+        last = self.last
+        changed = [[i, v] for i, v in enumerate(values) if v != last[i] or last[i] is None]
+        self.last = [list(v) if type(v) is list else v for v in values]  # the pile is a list the engine extends
+        msg["d"] = changed
         history = view.history
         msg["hist"] = history[self.sent :]
         self.sent = len(history)
@@ -313,28 +320,49 @@ def remote_strategy(bot: BotProcess) -> RemoteStrategy:
 Factories = tuple[Callable[..., Strategy], Callable[..., Strategy]]
 
 
+_POOL: dict[tuple[Any, ...], BotProcess] = {}
+"""The bot processes this (referee) process keeps between the chunks of one pairing: a
+process plays one copy of that pairing's deals, chunk after chunk (what it keeps from
+one deal tells nothing of another's cards). A new pairing kills the others."""
+
+
+def close_pool() -> None:
+    """Kill every bot process kept between chunks (the run is over, or stopped)."""
+    while _POOL:
+        _POOL.popitem()[1].kill()
+
+
+atexit.register(close_pool)
+
+
 @contextmanager
 def isolated_factories(
     specs: tuple[StrategySpec, StrategySpec],
     rules: Rules,
     decision_limit: float | None,
     limits: dict[str, int] | None = None,
+    pairing_key: int = 0,
 ) -> Iterator[Callable[[int], Factories]]:
     """Tournament mode for one chunk of the pairing ``specs`` (a chunk task's, strategy a
     first): yields ``for_copy(copy)``, the two factories the worker builds the stand-ins
     of that copy of the deals with (in place of the strategies' classes). Each strategy
-    has a process of its own per copy, started when first needed, so no process plays
-    both copies of a deal; all are killed when the chunk ends, however it ends."""
+    has a process of its own per copy, started when first needed and kept for the
+    pairing's next chunk, so no process plays both copies of a deal; a chunk that ends
+    otherwise than normally kills them."""
     rules_dict = rules.to_dict()
-    bots: dict[tuple[int, int], BotProcess] = {}
+    base = (pairing_key, specs[0].text, specs[1].text, repr(rules_dict), decision_limit, repr(limits))
+    for key in [k for k in _POOL if k[2:] != base]:
+        _POOL.pop(key).kill()  # another pairing's
+    for bot in _POOL.values():
+        bot.broken = None  # each chunk tries a process that could not start once more
 
     def factory(side: int, copy: int) -> Callable[..., Strategy]:
+        key = (side, copy, *base)
+
         def build(**_params: Any) -> Strategy:
-            bot = bots.get((side, copy))
+            bot = _POOL.get(key)
             if bot is None:
-                bot = bots[side, copy] = BotProcess(
-                    specs[side], rules_dict, decision_limit, rules.time_per_hand, limits
-                )
+                bot = _POOL[key] = BotProcess(specs[side], rules_dict, decision_limit, rules.time_per_hand, limits)
             return remote_strategy(bot)
 
         return build
@@ -343,6 +371,6 @@ def isolated_factories(
     try:
         with guarded(None):  # Ctrl-C marked as the user's; the bots' time is kept here
             yield made.__getitem__
-    finally:
-        for bot in bots.values():
-            bot.kill()
+    except BaseException:
+        close_pool()
+        raise

@@ -32,6 +32,7 @@ from ginsim.run import lock
 from ginsim.run.atomic import TMP_MARK, describe_os_error, make_dir
 from ginsim.run.integrity import KEYED_MISMATCH, SUMS_DIR, parse_chunk_name, run_key
 from ginsim.run.interrupt import exit_reported, sigterm_as_interrupt
+from ginsim.run.isolate import close_pool
 from ginsim.run.options import Engine
 from ginsim.run.plan import PER_PAIRING, RunPlan
 from ginsim.run.records import (
@@ -405,6 +406,7 @@ def run_plan(plan: RunPlan, out: Path | None, opts: RunOptions, on_done: Callabl
         try:
             _play(plan, folder, opts, manifest, resumed, created)
         finally:
+            close_pool()  # tournament mode's bot processes, kept between chunks
             held.release()
     if on_done is not None:
         on_done(folder)

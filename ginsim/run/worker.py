@@ -150,7 +150,8 @@ def play_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
 def _guarded_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
     if task.isolate:
         limits = dict(task.bot_limits) if task.bot_limits else None
-        with isolated_factories((task.spec_a, task.spec_b), task.rules, task.decision_limit, limits) as for_copy:
+        specs = (task.spec_a, task.spec_b)
+        with isolated_factories(specs, task.rules, task.decision_limit, limits, task.pairing_key) as for_copy:
             return _play_chunk(task, for_copy)
     with guarded(task.decision_limit, task.rules.time_per_hand):
         return _play_chunk(task)

@@ -11,8 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from ginsim.errors import RunError, StrategySpecError, one_line
+from ginsim.errors import RunError, StrategySpecError
 from ginsim.run.interrupt import watch_parent
+from ginsim.run.plan import playing
 from ginsim.run.worker import ChunkTask, play_chunk
 
 BACKENDS = ("loky", "dask")
@@ -80,11 +81,6 @@ def _exit_text(message: str, running: list[ChunkTask] | None = None) -> str:
     return (
         f"a worker process died{how}{where}: killed from outside (out of memory?) or by a strategy ending its process"
     )
-
-
-def playing(task: ChunkTask) -> str:
-    """The pairing a chunk task plays, for one line: ``'a.py:A' vs 'simple'``."""
-    return f"{one_line(task.spec_a.text)!r} vs {one_line(task.spec_b.text)!r}"
 
 
 def _quiet_close(results: Iterator[Any]) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
-from ginsim.errors import RunError
+from ginsim.errors import RunError, one_line
 from ginsim.run.describe import MatchRun, RoundRobinRun, RunDescription, SweepRun
 from ginsim.run.options import Engine
 from ginsim.run.records import PairingRecord, RunKind
@@ -121,6 +121,11 @@ class ChunkTask:
     secret: bytes = b""  # tournament mode: the run's secret, mixed into every deal seed
     engine: Engine = Engine.AUTO  # the run's engine (ginsim.run.options): the worker plays as it says
     bot_limits: tuple[tuple[str, int], ...] = ()  # tournament mode: each bot process's limits (ginsim.outside.jail)
+
+
+def playing(task: ChunkTask) -> str:
+    """The pairing a chunk task plays, for one line: ``'a.py:A' vs 'simple'``."""
+    return f"{one_line(task.spec_a.text)!r} vs {one_line(task.spec_b.text)!r}"
 
 
 @dataclass(frozen=True)

@@ -10,41 +10,33 @@ that are missing; a different command against that folder is refused.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
-import platform
 import shutil
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ginsim.engine import _native as native
 from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
 from ginsim.errors import GinsimError, Interrupted, RunError
-from ginsim.outside import manifest_fields
-from ginsim.run import lock
-from ginsim.run.atomic import TMP_MARK, describe_os_error, make_dir
+from ginsim.run.atomic import describe_os_error
+from ginsim.run.folder import default_out, now, prepare_folder
 from ginsim.run.integrity import KEYED_MISMATCH, SUMS_DIR, parse_chunk_name, run_key
 from ginsim.run.interrupt import exit_reported, sigterm_as_interrupt
 from ginsim.run.isolate import close_pool
 from ginsim.run.options import Engine
 from ginsim.run.plan import PER_PAIRING, RunPlan
 from ginsim.run.records import (
-    FORFEITS_DIR,
     GAMES_DIR,
     HANDS_DIR,
     MANIFEST,
     Manifest,
     RunStatus,
-    StrategyRecord,
     chunk_path,
-    read_manifest,
     remove_chunk,
     scan_chunks,
     write_chunk,
@@ -53,8 +45,7 @@ from ginsim.run.records import (
 from ginsim.run.secret import SECRET, run_secret
 from ginsim.run.seeding import pairing_secret
 from ginsim.run.sequential import StopRule, run_sequential
-from ginsim.run.worker import ChunkTask, play_chunk, play_path
-from ginsim.version import __version__
+from ginsim.run.worker import ChunkTask, play_chunk
 
 
 @dataclass
@@ -72,205 +63,6 @@ class RunOptions:
     bot_limits: tuple[tuple[str, int], ...] = ()  # tournament mode: each bot process's limits (ginsim.outside.jail)
     on_chunk: Callable[[Path, Any], None] | None = None  # told (file, pyarrow table) of each chunk written
     engine: Engine = Engine.AUTO  # what plays the hands (ginsim.run.options), told to every worker in its tasks
-
-
-def _now() -> str:
-    return datetime.now(UTC).astimezone().isoformat(timespec="seconds")
-
-
-def platform_info() -> dict[str, Any]:
-    return {
-        "python": platform.python_version(),
-        "implementation": platform.python_implementation(),
-        "engine": native.status(),  # compiled or pure Python (ginsim.engine._native)
-        "system": platform.system(),
-        "release": platform.release(),
-        "machine": platform.machine(),
-        "processor": platform.processor() or platform.machine(),
-        "cpus": os.cpu_count(),
-        "node": platform.node(),
-    }
-
-
-def default_out(kind: str, base: Path = Path("results")) -> Path:
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    out = base / f"{kind}-{stamp}"
-    n = 2
-    while out.exists():
-        out = base / f"{kind}-{stamp}-{n}"
-        n += 1
-    return out
-
-
-def _normalize(obj: Any) -> Any:
-    return json.loads(json.dumps(obj, default=str))
-
-
-def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
-    keys = sorted(set(old) | set(new))
-    return [k for k in keys if old.get(k) != new.get(k)]
-
-
-def _unstarted(out: Path) -> bool:
-    """Whether ``out`` is a folder a run was interrupted in before it wrote its manifest:
-    nothing but an empty ``hands/``, the lock, the secret, temporary files. The same
-    command then starts the run there afresh."""
-    if (out / MANIFEST).exists() or lock.holder(out) is not None:
-        return False
-    for entry in out.iterdir():
-        if entry.name == HANDS_DIR and entry.is_dir() and not any(entry.iterdir()):
-            continue
-        if entry.name in (lock.LOCK, SECRET) or TMP_MARK in entry.name:
-            continue
-        return False
-    (out / SECRET).unlink(missing_ok=True)  # no chunk was dealt with it: a new run, a new secret
-    return True
-
-
-def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[Manifest, bool, lock.FolderLock]:
-    """Create a new run folder, or check that an existing one holds this very plan; either
-    way take its lock. Returns the manifest, whether the run resumes, and the lock."""
-    identity = _normalize(plan.identity())
-    if out.exists() and not out.is_dir():
-        raise RunError.about("{out} {path}: exists and is not a folder", path=out)
-    if out.is_dir() and any(out.iterdir()) and not _unstarted(out):
-        busy = lock.holder(out)
-        if busy is not None:
-            raise lock.busy_error(out, busy)
-        manifest = read_manifest(out)
-        _check_same_run(plan, out, manifest, identity)
-        held = lock.acquire(out)
-        try:
-            manifest = read_manifest(out)  # as the last holder left it
-            _check_same_run(plan, out, manifest, identity)
-            _remove_stale_temporaries(out)
-            manifest.resumed.append(_now())
-            manifest.finished = None
-            manifest.status = RunStatus.RUNNING
-            write_manifest(out, manifest)
-        except BaseException:
-            held.release()
-            raise
-        return manifest, True, held
-    make_dir(out / HANDS_DIR, f"--out {out}")
-    held = lock.acquire(out)
-    try:
-        manifest = _new_manifest(plan, identity, opts)
-        if manifest.isolate:
-            run_secret(out, create=True)  # before the manifest: a folder with one has its secret
-        write_manifest(out, manifest)
-    except BaseException:
-        held.release()
-        raise
-    return manifest, False, held
-
-
-def _check_same_run(plan: RunPlan, out: Path, manifest: Manifest, identity: dict[str, Any]) -> None:
-    if manifest.identity != identity:
-        _check_decks(out, manifest, identity)
-        old_preset = manifest.preset
-        if old_preset != plan.rules.preset:  # R27: a run folder keeps its preset
-            raise RunError.about(
-                "{out} {path} was made under the {old!r} rules, not {new!r}; use another {out} or the same rules",
-                path=out,
-                old=old_preset,
-                new=plan.rules.preset,
-            )
-        diff = ", ".join(_differences(manifest.identity, identity))
-        raise RunError.about(
-            "{out} {path} holds a different run (differs in: {diff}); use another {out} or the same command",
-            path=out,
-            diff=diff,
-        )
-    if manifest.ginsim != __version__:
-        raise RunError.about(
-            "{out} {path} was written by ginsim {old}, this is {new}; use another {out}",
-            path=out,
-            old=manifest.ginsim,
-            new=__version__,
-        )
-
-
-def _check_decks(out: Path, manifest: Manifest, identity: dict[str, Any]) -> None:
-    """A tournament folder dealt otherwise than this command would deal: one line saying
-    which option resumes it."""
-    if not manifest.isolate or not identity.get("extra", {}).get("isolate"):
-        return
-    old = manifest.identity.get("extra", {}).get("decks")
-    new = identity["extra"].get("decks")
-    if old == new:
-        return
-    if old is None:
-        raise RunError.about(
-            "{out} {path} was played with the same decks for every pairing: add --shared-decks to resume it, "
-            "or use another {out}",
-            path=out,
-        )
-    raise RunError.about(
-        "{out} {path} was played with decks of its own for each pairing: drop --shared-decks to resume it, "
-        "or use another {out}",
-        path=out,
-    )
-
-
-def _remove_stale_temporaries(out: Path) -> None:
-    """Temporary files of writes a killed run left (we hold the lock: none is live)."""
-    for d in (out, out / HANDS_DIR, out / GAMES_DIR, out / SUMS_DIR, out / FORFEITS_DIR, out / "charts"):
-        for stale in d.glob(f"*{TMP_MARK}*"):
-            try:
-                stale.unlink(missing_ok=True)
-            except OSError as e:
-                raise RunError(f"{stale}: cannot delete it ({describe_os_error(e)})") from None
-
-
-def _new_manifest(plan: RunPlan, identity: dict[str, Any], opts: RunOptions) -> Manifest:
-    return Manifest(
-        ginsim=__version__,
-        command=opts.command,
-        kind=plan.kind,
-        started=_now(),
-        status=RunStatus.RUNNING,
-        strategies=(strategies := _strategies(plan)),
-        reproducible=all((s.outside or {}).get("reproducible", True) for s in strategies),
-        pairings=[p.record() for p in plan.pairings],
-        preset=plan.rules.preset,
-        rules=plan.rules.to_dict(),
-        rules_differ=plan.rules.differences(),
-        clock=plan.rules.time_per_hand is not None,
-        seed=plan.seed,
-        hands=plan.hands,
-        games=plan.games,
-        duplicate=plan.duplicate,
-        chunk=plan.chunk,
-        chunks=len(plan.chunks()),
-        jobs=opts.jobs,
-        backend=opts.backend,
-        scheduler=opts.scheduler,
-        cwd=os.getcwd(),
-        platform={**platform_info(), "play_path": _play_path(plan, opts.engine)},
-        identity=identity,
-        param=plan.swept.param if plan.swept is not None else None,
-        base=plan.swept.base if plan.swept is not None else None,
-        isolate=plan.isolate,
-    )
-
-
-def _play_path(plan: RunPlan, engine: Engine) -> str:
-    if plan.isolate:  # the stand-ins of tournament mode play through the general engine
-        return "general (tournament mode: each strategy in its own process)"
-    return play_path(plan.rules, [(p.a, p.b) for p in plan.pairings], engine)
-
-
-def _strategies(plan: RunPlan) -> list[StrategyRecord]:
-    seen: dict[str, StrategyRecord] = {}
-    for p in plan.pairings:
-        for spec, label in ((p.a, p.label_a), (p.b, p.label_b)):
-            if label not in seen:
-                params = {**spec.defaults(), **spec.params}
-                # a spec checked in its own process (tournament mode) brought its notes along
-                outside = spec.facts.outside if spec.facts else manifest_fields(spec.load_class()).get("outside")
-                seen[label] = StrategyRecord(label, spec.text, spec.target, _normalize(params), outside)
-    return list(seen.values())
 
 
 @dataclass
@@ -424,7 +216,7 @@ def _play(plan: RunPlan, folder: Path, opts: RunOptions, manifest: Manifest, res
     # every invocation is a session; the top-level jobs and backend say what played the
     # chunks, so a rerun with nothing left to play leaves them as they were
     manifest.sessions.append(
-        {"started": _now(), "jobs": jobs, "backend": opts.backend, "scheduler": opts.scheduler, "chunks": len(tasks)}
+        {"started": now(), "jobs": jobs, "backend": opts.backend, "scheduler": opts.scheduler, "chunks": len(tasks)}
     )
     if len(tasks) or not resumed:
         manifest.jobs = jobs
@@ -467,7 +259,7 @@ def _play(plan: RunPlan, folder: Path, opts: RunOptions, manifest: Manifest, res
             _end(folder, manifest, RunStatus.FAILED)
         raise error from None
     progress.close()
-    manifest.finished = _now()
+    manifest.finished = now()
     decided = stopped is not None and stopped.get("stopped", True)
     manifest.status = RunStatus.STOPPED if decided else RunStatus.COMPLETE
     manifest.stopped = stopped

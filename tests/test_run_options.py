@@ -174,7 +174,12 @@ def test_tournament_mode_keeps_its_place_in_the_identity() -> None:
         ("param", "knock_at"),
         ("base", "threshold:knock_at=10"),
         ("isolate", True),
+        ("decks", "per pairing"),  # each pairing its own decks; --shared-decks leaves the entry out
     ]
+    shared = plan_run(
+        SweepRun("threshold", "knock_at=1,2", ("simple",)), rules=Rules(), hands=10, isolate=True, shared_decks=True
+    )
+    assert "decks" not in shared.identity()["extra"]
     assert "extra" not in plan_run(MatchRun("simple", "random"), rules=Rules(), hands=10).identity()
 
 

@@ -63,7 +63,10 @@ def test_sigterm_while_a_strategy_thinks_charges_nothing(tmp_path: Path, isolate
         pd.testing.assert_frame_equal(log, _log(whole))
 
 
-def test_a_folder_left_before_the_manifest_is_started_afresh(tmp_path: Path, run_cli: Any) -> None:
+def test_a_folder_left_before_the_manifest_is_started_afresh(
+    tmp_path: Path, run_cli: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GINSIM_BOT_USER", "root")
     out = tmp_path / "run"
     (out / "hands").mkdir(parents=True)
     (out / ".lock").write_text("{}")

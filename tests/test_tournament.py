@@ -95,6 +95,7 @@ def honest() -> dict[str, np.ndarray]:
 @pytest.mark.parametrize("attacker", ["Killer", "Stopper", "MemReader", "Forker", "DiskFiller"])
 def test_harmers_gain_nothing(attacker: str, honest: dict[str, np.ndarray]) -> None:
     log = play(f"harmers:{attacker}")
+    isolate.close_pool()  # the bots' processes kept for the pairing's next chunk: the run's end
     assert marks(log) == 0 and victim_charged(log) == 0
     assert same_log(log, honest)  # its honest twin's hands, move for move
     assert left_behind() == []  # no child, no daemon outlives the chunk

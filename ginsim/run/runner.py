@@ -187,8 +187,8 @@ def run_plan(plan: RunPlan, out: Path | None, opts: RunOptions, on_done: Callabl
     by default), holding the folder's lock, then write the summary and report. Returns
     the folder. Ctrl-C and SIGTERM end it as ``Interrupted``, a failure (a worker killed,
     a full disk, ...) as one-line ``RunError``; either way the folder stays resumable."""
-    # absolute: a strategy that changes the working folder cannot move where the run writes
-    folder = Path(os.path.abspath(out if out is not None else default_out(plan.kind)))
+    # relative paths stay right: each chunk restores the working folder a strategy may change
+    folder = out if out is not None else default_out(plan.kind)
     created = not folder.exists()
     with sigterm_as_interrupt():
         try:

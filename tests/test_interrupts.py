@@ -63,15 +63,13 @@ def test_sigterm_while_a_strategy_thinks_charges_nothing(tmp_path: Path, isolate
         pd.testing.assert_frame_equal(log, _log(whole))
 
 
-def test_a_folder_left_before_the_manifest_is_started_afresh(
-    tmp_path: Path, run_cli: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("GINSIM_BOT_USER", "root")
+def test_a_folder_left_before_the_manifest_is_started_afresh(tmp_path: Path, run_cli: Any) -> None:
     out = tmp_path / "run"
     (out / "hands").mkdir(parents=True)
     (out / ".lock").write_text("{}")
     (out / "secret").write_bytes(b"x" * 32)
-    res = run_cli("match", "simple", "random", "--hands", "4", "-q", "--no-plots", "--isolate", "--out", str(out))
+    args = ("match", "simple", "random", "--hands", "4", "--jobs", "1", "-q", "--no-plots")
+    res = run_cli(*args, "--isolate", "--out", str(out))  # one job: pooled workers keep their environment
     assert res.code == 0, res.err
     assert (out / "secret").read_bytes() != b"x" * 32
     (tmp_path / "other").mkdir()

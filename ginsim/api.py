@@ -50,6 +50,8 @@ class RunSettings:
     stop_rule: StopRule | None = None
     isolate: bool = False  # tournament mode (ginsim.run.isolate): part of the run's identity
     decision_limit: float | None = DEFAULT_DECISION_LIMIT  # hard seconds per decision
+    shared_decks: bool = False  # tournament mode: every pairing dealt the same decks (part of the identity)
+    bot_limits: tuple[str, ...] = ()  # tournament mode: NAME=VALUE resource limits of each bot process
     engine: Engine = Engine.AUTO  # what plays the hands (ginsim.run.options); not part of the run's identity
 
 
@@ -69,6 +71,16 @@ def sprt_settings(s: RunSettings, text: str) -> None:
         s.hands = 1_000_000
 
 
+def bot_limits(items: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    """``--bot-limit`` items as the run's limits (the defaults for the others)."""
+    from ginsim.outside.jail import parse_limits
+
+    try:
+        return tuple(parse_limits(items).items())
+    except ValueError as e:
+        raise RunError.about("{bot_limits}: " + str(e).replace("{", "{{").replace("}", "}}")) from None
+
+
 def make_plan(run: RunDescription, s: RunSettings, note: Callable[[str], None] | None = None) -> RunPlan:
     """The plan of a match, round-robin or sweep (``ginsim.run.plan.plan_run``), after the
     checks that need the settings (the backend)."""
@@ -86,12 +98,20 @@ def make_plan(run: RunDescription, s: RunSettings, note: Callable[[str], None] |
         chunk=s.chunk,
         note=note,
         isolate=s.isolate,  # other decks (the run's secret) and other rules of play: another run
+        shared_decks=s.shared_decks,
     )
 
 
 def launch(run: RunDescription, s: RunSettings, echo: Callable[[str], None] = print) -> Path:
     """Plan, play (resuming into ``s.out`` if it holds this run), then write the
     summary, report and charts. Returns the run folder."""
+    limit = s.decision_limit
+    if limit is not None and not (limit >= 0 and limit != float("inf")):  # nan would switch the watchdog off
+        raise RunError.about("{decision_limit} must be a number of seconds, 0 or more (0: no limit), not {n}", n=limit)
+    if s.isolate:
+        from ginsim.run.jailer import preflight
+
+        preflight()  # before any spec is checked or folder made
     plan = make_plan(run, s, note=None if s.quiet else lambda m: print(m, file=sys.stderr))
     plan = grown_plan(plan, s.out)  # laid out as the run in the folder grows into it (ginsim.run.grow)
     from ginsim.analysis.digest import RunDigest
@@ -106,6 +126,7 @@ def launch(run: RunDescription, s: RunSettings, echo: Callable[[str], None] = pr
         command=s.command,
         stop_rule=s.stop_rule,
         decision_limit=s.decision_limit,
+        bot_limits=bot_limits(s.bot_limits),
         on_chunk=digest.add,
         engine=s.engine,
     )
@@ -156,6 +177,8 @@ def run_experiment(
     seed: int | None = None,
     rules: str | Path | None = None,
     rule_options: tuple[str, ...] = (),
+    shared_decks: bool = False,
+    bot_limits: tuple[str, ...] = (),
 ) -> Path:
     """Play an experiment file and write tables and charts. ``hands``/``games`` override
     its size for a quick try (into ``<out>-hands<N>``), ``seed`` its seed (``<out>-seed<S>``),
@@ -215,5 +238,7 @@ def run_experiment(
         isolate=isolate,
         decision_limit=decision_limit,
         engine=chosen,
+        shared_decks=shared_decks,
+        bot_limits=bot_limits,
     )
     return launch(exp.run, settings, echo=echo)

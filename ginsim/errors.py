@@ -12,6 +12,14 @@ from string import Formatter
 from typing import Any, Self
 
 
+def one_line(text: Any) -> str:
+    """Text from outside (a label, a bot's message) safe to print on one terminal line:
+    whitespace runs (newlines, tabs, ...) as one space, control characters (escape
+    sequences) dropped, as report.md shows it."""
+    s = "".join(ch if ch.isprintable() or ch.isspace() else "" for ch in str(text))
+    return " ".join(s.split())
+
+
 class GinsimError(ValueError):
     """Base of every ginsim input error; the CLI prints its message as one line and exits 2."""
 

@@ -18,7 +18,7 @@ import ginsim
 from ginsim.api import run_experiment
 from ginsim.engine.rules import Rules, build_rules
 from ginsim.errors import RunError
-from ginsim.run import runner
+from ginsim.run import folder, runner
 from ginsim.run.bench import bench_runner
 from ginsim.run.describe import MatchRun, RoundRobinRun, RunDescription, SweepRun
 from ginsim.run.options import GENERAL_ENV, JIT_ENV, PURE_ENV, Engine, resolve_engine
@@ -161,7 +161,7 @@ def test_typed_description_plans_the_recorded_identity(name: str) -> None:
     run, kw = RECORDED[name]
     plan = plan_run(run, **{"rules": Rules(), **kw})  # type: ignore[arg-type]
     assert plan.kind == run.kind == data["kind"]
-    identity = json.dumps(runner._normalize(plan.identity()), indent=2)
+    identity = json.dumps(folder.normalize(plan.identity()), indent=2)
     assert identity == json.dumps(data["identity"], indent=2)
     assert [p.record().to_dict() for p in plan.pairings] == data["pairings"]
     swept = (plan.swept.param, plan.swept.base) if plan.swept is not None else (None, None)
@@ -174,7 +174,12 @@ def test_tournament_mode_keeps_its_place_in_the_identity() -> None:
         ("param", "knock_at"),
         ("base", "threshold:knock_at=10"),
         ("isolate", True),
+        ("decks", "per pairing"),  # each pairing its own decks; --shared-decks leaves the entry out
     ]
+    shared = plan_run(
+        SweepRun("threshold", "knock_at=1,2", ("simple",)), rules=Rules(), hands=10, isolate=True, shared_decks=True
+    )
+    assert "decks" not in shared.identity()["extra"]
     assert "extra" not in plan_run(MatchRun("simple", "random"), rules=Rules(), hands=10).identity()
 
 

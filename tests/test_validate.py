@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+from pathlib import Path
 
 import pytest
 
@@ -70,7 +71,7 @@ def _verdicts(r):
 def test_validate_passes_simple(run_cli):
     r = run_cli("validate", "simple", "--hands", "20")
     assert r.code == 0, r.err
-    assert r.out.count("PASS") == 3 and "ok: the strategy keeps the contract" in r.out
+    assert r.out.count("PASS") == 4 and "ok: the strategy keeps the contract" in r.out
 
 
 @pytest.mark.parametrize(
@@ -151,3 +152,15 @@ def test_ginsim_testing_works_in_a_users_pytest(bots):
     assert "TestCheat::test_only_legal_moves" in r.stdout and "cannot discard" in r.stdout
     failed = {line.split("::")[1] for line in r.stdout.splitlines() if line.startswith("FAILED")}
     assert failed == {"TestCheat"}, r.stdout[-2000:]
+
+
+def test_validate_flags_a_bot_whose_copy_1_depends_on_copy_0() -> None:
+    from ginsim.run.contract import check_strategy
+
+    attacks = Path(__file__).resolve().parent / "attacks"
+    report = check_strategy(f"{attacks / 'harmers.py'}:Recaller", hands=12, opponents=("simple",))
+    verdict = {v.check: v for v in report.verdicts}["copy 1 independent of copy 0"]
+    assert not verdict.passed and "copy 1 played right after copy 0 differs" in verdict.detail
+    assert verdict.deal is not None and verdict.deal.copy == 1
+    honest = check_strategy("simple", hands=12, opponents=("simple",))
+    assert {v.check: v for v in honest.verdicts}["copy 1 independent of copy 0"].passed

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ginsim.errors import one_line
 from ginsim.run.records import OUTCOME_CODE, PairingRecord, outcome_codes, read_chunk
 
 SHOWN = 5
@@ -61,8 +62,9 @@ def forfeit_lines(recs: list[Forfeiter], folder: Path) -> list[str]:
     out = []
     for r in recs:
         out.append(
-            f"FORFEITS: {r.strategy} forfeited {r.count:,} hand{'s' if r.count != 1 else ''} "
-            f"(each scored as the opponent's worst-case win, docs/METRICS.md); first: {r.first_reason}; "
+            f"FORFEITS: {one_line(r.strategy)} forfeited {r.count:,} hand{'s' if r.count != 1 else ''} "
+            "(each scored as the opponent's worst-case win, docs/METRICS.md); "
+            f"first: {one_line(r.first_reason)[:200]}; "
             f"{r.replay_hint(folder)}"
         )
     return out

@@ -7,6 +7,7 @@ import math
 import re
 from typing import TYPE_CHECKING, Any
 
+from ginsim.errors import one_line
 from ginsim.run.records import Manifest, RunKind
 
 if TYPE_CHECKING:
@@ -43,6 +44,7 @@ def num(v: Any, digits: int = 2) -> str:
 def text_table(rows: list[dict[str, str]], columns: list[str] | None = None) -> str:
     if not rows:
         return "(no hands yet)"
+    rows = [{k: one_line(v) for k, v in r.items()} for r in rows]  # labels from outside: one line each
     cols = columns or list(dict.fromkeys(k for r in rows for k in r))
     widths = {c: max(len(c), *(len(r.get(c, "")) for r in rows)) for c in cols}
     head = "  ".join(c.ljust(widths[c]) for c in cols)
@@ -64,10 +66,7 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 MD_TEXT_MAX = 200
 
 
-def _one_line(text: Any) -> str:
-    """Whitespace runs (newlines, tabs, ...) as one space; control characters dropped."""
-    s = "".join(ch if ch.isprintable() or ch.isspace() else "" for ch in str(text))
-    return " ".join(s.split())
+_one_line = one_line
 
 
 def md_code(text: Any) -> str:

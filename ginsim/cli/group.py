@@ -8,7 +8,11 @@ instant. Every input mistake is one line on stderr and exit 2.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import sys
+import threading
 import warnings
 from typing import Any
 
@@ -59,7 +63,44 @@ def _one_line_warning(message: Warning | str, *_: Any, **__: Any) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI; input errors and environment failures become one line
-    and exit status 2; an interruption (Ctrl-C or SIGTERM, at any stage) one line and 130."""
+    and exit status 2; an interruption (Ctrl-C or SIGTERM, at any stage) one line and 130.
+    As the process's own entry (``argv`` None), it exits when the command is done even if
+    a strategy left threads running (they would keep the interpreter alive)."""
+    if argv is not None:
+        _main(argv)
+        return
+    try:
+        _main(None)
+        code: Any = 0
+    except SystemExit as e:
+        code = e.code
+    if _lingering():
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code if isinstance(code, int) else (0 if code is None else 1))
+    sys.exit(code)
+
+
+def _lingering() -> bool:
+    """Whether threads other than ginsim's would keep the process alive: a strategy's.
+    The pool's worker processes are killed then, so that none outlives the command
+    (a strategy's thread may keep one alive too)."""
+
+    def alive() -> bool:
+        main = threading.main_thread()
+        return any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not main)
+
+    if not alive():
+        return False
+    loky = sys.modules.get("joblib.externals.loky.reusable_executor")
+    executor = getattr(loky, "_executor", None)
+    for proc in list(getattr(executor, "_processes", {}).values()):  # a worker a strategy's thread keeps alive
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            os.kill(proc.pid, signal.SIGKILL)
+    return True
+
+
+def _main(argv: list[str] | None) -> None:
     from ginsim.run.interrupt import EXIT_INTERRUPTED, sigterm_as_interrupt
 
     args = list(argv) if argv is not None else sys.argv[1:]

@@ -14,7 +14,7 @@ import click
 
 from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
 from ginsim.engine.rng import MAX_SEED
-from ginsim.errors import GinsimError
+from ginsim.errors import GinsimError, one_line
 from ginsim.run.options import Engine, resolve_engine
 
 EXIT_USAGE = 2
@@ -34,13 +34,15 @@ FLAGS = {
     "scheduler": "--scheduler",
     "sprt": "--sprt",
     "engine": "--engine",
+    "bot_limits": "--bot-limit",
+    "decision_limit": "--decision-limit",
 }
 """The flag that gives each library parameter an error may name (ginsim.errors)."""
 
 
 def error_line(e: GinsimError) -> str:
     """An error's message as a CLI user reads it: the parameters it names as flags."""
-    return e.message(FLAGS)
+    return one_line(e.message(FLAGS))
 
 
 def run_engine() -> Engine:
@@ -129,7 +131,7 @@ def output_options(f: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def isolate_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    """``--isolate`` (tournament mode) and ``--decision-limit SECONDS``."""
+    """``--isolate`` (tournament mode), ``--decision-limit SECONDS``, ``--shared-decks``, ``--bot-limit``."""
     return _apply(
         f,
         [
@@ -147,6 +149,20 @@ def isolate_options(f: Callable[..., Any]) -> Callable[..., Any]:
                 metavar="SECONDS",
                 help="Hard limit on one decision of a strategy: past it the strategy forfeits the hand "
                 "(0: no limit; the rules' time_per_hand, if shorter, applies). See docs/security.md.",
+            ),
+            click.option(
+                "--shared-decks",
+                is_flag=True,
+                help="Tournament mode: deal every pairing the same decks (by default each pairing gets its own, "
+                "so no bot meets a deal it has seen).",
+            ),
+            click.option(
+                "--bot-limit",
+                "bot_limits",
+                multiple=True,
+                metavar="NAME=VALUE",
+                help="Tournament mode: a resource limit of each bot process (memory MiB, cpu seconds, procs, files, "
+                "fsize MiB, tmp MiB; 0: none); repeatable. Defaults in docs/security.md.",
             ),
         ],
     )

@@ -44,6 +44,8 @@ def _start_run(run: RunDescription, kw: dict[str, Any], sprt: str | None = None)
         command=invocation(),
         isolate=kw["isolate"],
         decision_limit=kw["decision_limit"],
+        shared_decks=kw["shared_decks"],
+        bot_limits=tuple(kw["bot_limits"]),
         engine=run_engine(),
     )
     if sprt is not None:
@@ -176,6 +178,8 @@ def run(
     quiet: bool,
     isolate: bool,
     decision_limit: float | None,
+    shared_decks: bool,
+    bot_limits: tuple[str, ...],
 ) -> None:
     """Run the experiment described by a TOML file (see experiments/README.md).
 
@@ -211,6 +215,8 @@ def run(
         seed=seed,
         rules=rules_file,
         rule_options=rule_options,
+        shared_decks=shared_decks,
+        bot_limits=bot_limits,
     )
 
 

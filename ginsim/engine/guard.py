@@ -15,6 +15,7 @@ thread, so a run played in other threads (dask's thread workers) has no watchdog
 
 from __future__ import annotations
 
+import ctypes
 import signal
 import threading
 import time
@@ -43,6 +44,7 @@ class BotFailure(Exception):
     def __init__(self, kind: str, text: str) -> None:
         super().__init__(text)
         self.kind = kind
+        self.remote_traceback = ""  # the traceback its own process reported, if any
 
 
 class _State:
@@ -122,9 +124,29 @@ def _watch() -> None:
             last, since = calls, now
             continue
         if calls & 1 and now - since >= STATE.limit:
+            again = STATE.target == calls  # signalled before, and still in the same call
             STATE.target = calls
             signal.pthread_kill(STATE.main_ident, signal.SIGALRM)  # type: ignore[arg-type]
+            if again or signal.getsignal(signal.SIGALRM) is not _on_alarm:
+                _raise_in_main(calls)  # SIGALRM ignored, blocked or its handler replaced
             since = now - STATE.limit + min(1.0, STATE.limit)  # caught and ignored: again soon
+
+
+def _raise_in_main(calls: int) -> None:
+    """DecisionTimeout raised in the main thread as it next runs Python code, without a
+    signal: for a strategy that ignored, blocked or replaced the watchdog's SIGALRM."""
+    if not STATE.limit or _calls() != calls:  # the decision has just returned
+        return
+    ident = ctypes.c_ulong(STATE.main_ident or 0)
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ident, ctypes.py_object(_AsyncTimeout))
+
+
+class _AsyncTimeout(DecisionTimeout):
+    """The DecisionTimeout the watchdog raises without a signal (an asynchronous exception
+    is a class, made without arguments)."""
+
+    def __init__(self) -> None:
+        super().__init__(STATE.limit, STATE.clock)
 
 
 @contextmanager

@@ -23,6 +23,7 @@ import sys
 from typing import Any, BinaryIO
 
 from ginsim.engine.strategy import DECISIONS, HOOKS, bound_entry, overrides
+from ginsim.outside.jail import confine
 
 METHODS = frozenset((*DECISIONS, *HOOKS))
 
@@ -96,10 +97,14 @@ class Host:
             tables = tables_for(self.rules.max_run_length).copy()
             self.view = PlayerView(self.rules.copy(), tables, seat, dealer, (scores[0], scores[1]), seed)
         v = self.view
-        for name, value in zip(FIELDS, msg["v"], strict=True):
-            setattr(v, name, value)
-        v._pile = msg["pile"]
-        v.knocker_melds = tuple(msg["km"])
+        n = len(FIELDS)
+        for i, value in msg["d"]:  # the fields that changed since the last request
+            if i < n:
+                setattr(v, FIELDS[i], value)
+            elif i == n:
+                v._pile = value
+            else:
+                v.knocker_melds = tuple(value)
         v.history.extend((s, a, c) for s, a, c in msg["hist"])
         return v
 
@@ -117,7 +122,18 @@ class Host:
                 out = fn(view)
             return {"r": plain(out)}
         except BaseException as e:  # noqa: BLE001 - the referee makes any failure a forfeit
-            return {"raised": f"{type(e).__name__}: {_text(e)}"}
+            return {"raised": f"{type(e).__name__}: {_text(e)}", "tb": _traceback(e)}
+
+
+def _traceback(e: BaseException) -> str:
+    """The traceback from the strategy's own frame on (this module's frame left out)."""
+    import traceback
+
+    try:
+        tb = e.__traceback__
+        return "".join(traceback.format_exception(type(e), e, tb.tb_next if tb is not None else None))[-8000:]
+    except BaseException:  # noqa: BLE001 - an exception whose text fails
+        return ""
 
 
 def _text(e: BaseException) -> str:
@@ -142,6 +158,7 @@ def _channels() -> tuple[BinaryIO, BinaryIO]:
 
 
 def main() -> None:
+    confine()  # before any of the bot's code runs (ginsim.outside.jail)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the referee decides when a run stops
     proto_in, proto_out = _channels()
     host = Host()
@@ -162,6 +179,7 @@ def main() -> None:
                 reply = {"error": f"unknown request {op!r}"}
         except BaseException as e:  # noqa: BLE001 - a constructor that fails, a spec that will not load
             reply = {"error": f"{type(e).__name__}: {_text(e)}"}
+        reply["i"] = msg.get("i")  # the request it answers
         proto_out.write(json.dumps(reply, separators=(",", ":")).encode() + b"\n")
         proto_out.flush()
 

@@ -16,6 +16,8 @@ import json
 import sys
 from typing import Any
 
+from ginsim.outside.jail import confine
+
 MARK = "ginsim-spec-check:"
 """The prefix of the answer line on stdout (a module may write there too)."""
 
@@ -53,6 +55,7 @@ def check(text: str) -> dict[str, Any]:
 
 
 def main() -> None:
+    confine()  # before the checked modules run (ginsim.outside.jail)
     out = sys.stdout
     sys.stdout = sys.stderr  # the checked modules' prints
     request = json.loads(sys.stdin.readline())

@@ -13,6 +13,7 @@ import numpy as np
 
 from ginsim.errors import RunError, StrategySpecError
 from ginsim.run.interrupt import watch_parent
+from ginsim.run.plan import playing
 from ginsim.run.worker import ChunkTask, play_chunk
 
 BACKENDS = ("loky", "dask")
@@ -40,12 +41,20 @@ def parallel_results(
         parallel = Parallel(
             n_jobs=jobs, backend="loky", return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs"
         )
-        results = parallel(delayed(_play)(t) for t in tasks)
+        running: dict[tuple[int, int], ChunkTask] = {}  # dispatched, not yet back
+
+        def dispatched() -> Iterator[Any]:
+            for t in tasks:
+                running[t.pairing, t.chunk] = t
+                yield delayed(_play)(t)
+
+        results = parallel(dispatched())
         try:
-            for item in results:  # noqa: UP028 - not ``yield from``: closing must pass through the finally below
+            for item in results:
+                running.pop((item[0].pairing, item[0].chunk), None)
                 yield item
         except TerminatedWorkerError as e:
-            raise WorkerLost(_exit_text(str(e))) from None
+            raise WorkerLost(_exit_text(str(e), list(running.values()))) from None
         finally:
             _quiet_close(results)
         return
@@ -60,13 +69,18 @@ class WorkerLost(RunError):
     a strategy (``os._exit``). The finished chunks stand; a rerun resumes."""
 
 
-def _exit_text(message: str) -> str:
-    """What loky says of a dead worker, in a few words: its exit codes."""
+def _exit_text(message: str, running: list[ChunkTask] | None = None) -> str:
+    """What loky says of a dead worker, in a few words: its exit codes, and the pairings
+    that were being played (one of them ended it)."""
     import re
 
     codes = re.search(r"exit codes: \{([^}]*)\}", message)
     how = f" (exit codes {codes.group(1)})" if codes else ""
-    return f"a worker process died{how}: killed from outside (out of memory?) or by a strategy ending its process"
+    pairs = sorted({playing(t) for t in running or []})
+    where = f" while playing {' or '.join(pairs)}" if pairs else ""
+    return (
+        f"a worker process died{how}{where}: killed from outside (out of memory?) or by a strategy ending its process"
+    )
 
 
 def _quiet_close(results: Iterator[Any]) -> None:

@@ -55,6 +55,8 @@ KEYS = (
     "fast_simple_per_s_all",
     "fast_threshold_per_s_all",
     "sweep_s",
+    "tournament_per_s_1job",
+    "tournament_share",
 )
 BENCH_SEED = 20261129
 
@@ -157,17 +159,22 @@ def bench_engine(seconds: float, reps: int, deals: int = 500) -> float:
     return rate(work, seconds, reps)
 
 
-def bench_runner(jobs: int, hands: int, reps: int, a: str = "simple", engine: Engine = Engine.GENERAL) -> float:
+def bench_runner(
+    jobs: int, hands: int, reps: int, a: str = "simple", engine: Engine = Engine.GENERAL, isolate: bool = False
+) -> float:
     """Hands per second of ``ginsim match A simple`` through the runner, results
     written to Parquet in a temporary folder (the median of ``reps`` runs after one
     warm-up run, which also starts the worker processes). ``engine`` "general" plays
-    every hand through ``play_hand``; "auto" and "compiled" let the fast path play them."""
+    every hand through ``play_hand``; "auto" and "compiled" let the fast path play them.
+    ``isolate``: tournament mode, each strategy in its own confined process."""
 
     rates = []
     opts = RunOptions(jobs=jobs, quiet=True, command="ginsim bench", engine=engine)
     with tempfile.TemporaryDirectory(prefix="ginsim-bench-") as tmp:
         for rep in range(reps + 1):
-            plan = plan_match(a, "simple", rules=Rules(), seed=BENCH_SEED + rep, hands=hands, duplicate=True)
+            plan = plan_match(
+                a, "simple", rules=Rules(), seed=BENCH_SEED + rep, hands=hands, duplicate=True, isolate=isolate
+            )
             t0 = time.perf_counter()
             run_plan(plan, Path(tmp) / f"run{rep}", opts)
             elapsed = time.perf_counter() - t0
@@ -298,6 +305,7 @@ def run_bench(
     note(f"knock sweep: 11 x {sweep_hands or SWEEP_HANDS:,} hands with {n_jobs} jobs, end to end ...")
     out["sweep_s"] = bench_sweep(n_jobs, sweep_hands, fast_engine)
     out["sweep_hands"] = 11 * (sweep_hands or SWEEP_HANDS)
+    out.update(bench_tournament(one, seconds, reps, note))
     out.update(
         jobs=n_jobs,
         python=platform.python_version(),
@@ -307,6 +315,23 @@ def run_bench(
         platform=f"{platform.system()} {platform.release()} {platform.machine()}, {_cpus()} cpus",
     )
     return out
+
+
+def bench_tournament(general: float, seconds: float, reps: int, note: Callable[[str], None]) -> dict[str, Any]:
+    """Tournament mode's hands/s for simple vs simple through the runner (--jobs 1), and
+    its share of the general engine's in-process figure (``general``, the same measured
+    run for run). None, with the reason, where bots cannot be started here."""
+    from ginsim.errors import RunError
+    from ginsim.run.jailer import preflight
+
+    try:
+        preflight()
+    except RunError as e:
+        return {"tournament_per_s_1job": None, "tournament_share": None, "tournament_note": str(e)}
+    hands = max(100, int(general * seconds / reps / 40) // 2 * 2)
+    note(f"tournament mode: {hands:,} hands with 1 job ...")
+    rate = bench_runner(1, hands, reps, isolate=True)
+    return {"tournament_per_s_1job": rate, "tournament_share": rate / general}
 
 
 def _cpus() -> int:
@@ -352,6 +377,18 @@ def format_bench(r: dict[str, Any]) -> str:
         full = "the full" if r["sweep_hands"] == 11 * SWEEP_HANDS else "a scaled-down (--sweep: the full)"
         what = f"s: {full} knock sweep, {r['sweep_hands']:,} hands, --jobs {jobs}, end to end"
         rows.append(("sweep_s", f"{r['sweep_s']:.1f}", what))
+    share = r.get("tournament_share")
+    rows.append(
+        (
+            "tournament_per_s_1job",
+            "-" if share is None else f"{r['tournament_per_s_1job']:,.0f}",
+            "simple vs simple hands/s, tournament mode (--isolate), --jobs 1"
+            + (f" ({r['tournament_note']})" if share is None and r.get("tournament_note") else ""),
+        )
+    )
+    rows.append(
+        ("tournament_share", "-" if share is None else f"{share:.1%}", "tournament_per_s_1job / hands_per_s_1job")
+    )
     w = max(len(k) for k, _, _ in rows)
     v = max(len(x) for _, x, _ in rows)
     lines = [f"ginsim {r['ginsim']} bench on Python {r['python']}, {r['platform']}; engine {r['engine']}"]

@@ -243,6 +243,7 @@ def check_strategy(
     illegal: Verdict | None = None
     mutated: Verdict | None = None
     unrepro: Verdict | None = None
+    carried: Verdict | None = None
     rec = Record()
     total = 0
     for name in opponents:
@@ -263,17 +264,48 @@ def check_strategy(
             for copy in (0, 1):
                 d = Deal(name, i, copy)
                 logs: list[list[Event]] = [[], []]
+                player.play(d)  # both plays below follow this very hand: state a strategy keeps is alike
                 results = [player.play(d, log=logs[k]) for k in (0, 1)]
                 if unrepro is None and (logs[0] != logs[1] or results[0] != results[1]):
                     step = next((j for j, (a, b) in enumerate(zip(*logs, strict=False)) if a != b), None)
                     at = f" from move {step}" if step is not None else ""
                     detail = f"vs {name}, deal {i}, seat {copy}: the same hand played twice differs{at}"
                     unrepro = Verdict("reproducible under a seed", False, detail, d)
+            carried = carried or _carries_over(player, name, i, hands)
+    if unrepro is not None:  # a strategy that plays a hand two ways anyway: copy 1's differences say nothing
+        carried = Verdict(_FORGETS, True, "not checked: the strategy is not reproducible under a seed")
     played = f"{total} hands against {', '.join(opponents)}, both seats"
     report.verdicts = [
         illegal or Verdict("legal moves only", True, f"no forfeit in {played}"),
         mutated or Verdict("never changes its view", True, f"{rec.decisions} decisions, view unchanged"),
         unrepro
         or Verdict("reproducible under a seed", True, f"{2 * min(repro_hands, hands)} hands per opponent replayed"),
+        carried
+        or Verdict(
+            _FORGETS, True, f"copy 1 of {min(repro_hands, hands)} deals per opponent played the same either way"
+        ),
     ]
     return report
+
+
+_FORGETS = "copy 1 independent of copy 0"
+
+
+def _carries_over(player: _Hands, name: str, i: int, hands: int) -> Verdict | None:
+    """Copy 1 of deal ``i`` played right after its copy 0 (as a run in one process plays
+    it) and right after another deal: the same moves, unless what the strategy kept
+    from copy 0 (module or class state) changes its play, which in-process mode cannot
+    prevent and which would let it know the opponent's cards (docs/security.md)."""
+    d = Deal(name, i, 1)
+    logs: list[list[Event]] = [[], []]
+    player.play(Deal(name, i, 0))
+    after_copy0 = player.play(d, log=logs[0])
+    player.play(Deal(name, hands + i, 1))  # a deal the run never plays
+    after_other = player.play(d, log=logs[1])
+    if logs[0] == logs[1] and after_copy0 == after_other:
+        return None
+    detail = (
+        f"vs {name}, deal {i}, seat 1: copy 1 played right after copy 0 differs from copy 1 played after another "
+        "deal (state kept across hands; in-process, copy 0 tells the opponent's cards in copy 1)"
+    )
+    return Verdict(_FORGETS, False, detail, d)

@@ -75,6 +75,8 @@ def tracing(inner: Strategy, seat: _Seat) -> Strategy:
                 tb = e.__traceback__
                 frames = tb.tb_next if tb is not None else None  # from the strategy's own frame on
                 seat.traceback = "".join(traceback.format_exception(type(e), e, frames))
+                # tournament mode: the traceback the bot's own process reported (its file, its line)
+                seat.traceback = getattr(e, "remote_traceback", "") or seat.traceback
                 raise
             seat.answer = repr(out)
             return out

@@ -5,7 +5,10 @@ Each chunk file ``hands/p<pairing>-c<chunk>.parquet`` has a checksum record,
 as one Parquet dataset): a small JSON object with the run's key (a hash of
 the manifest's ``identity``, so a chunk copied from another run is told apart), the
 chunk's row count, and the SHA-256 of its hand file and, in game mode, of its game file
-(``games/<name>``). It is written before the chunk file is renamed into place, so a
+(``games/<name>``). In tournament mode the record also holds an HMAC-SHA256 of those
+fields keyed with the run's secret (``hmac``): whoever edits a chunk and recomputes its
+SHA-256 cannot recompute that without the secret, and a secret replaced after chunks
+were written matches none of them. It is written before the chunk file is renamed into place, so a
 chunk file without its record was never finished by this version of ginsim.
 
 This module knows nothing of the run folder's layout beyond those names: ginsim.run.records
@@ -15,6 +18,7 @@ builds the expected schema and deal range of each chunk and calls ``check_chunk`
 from __future__ import annotations
 
 import hashlib
+import hmac
 import itertools
 import json
 import math
@@ -57,16 +61,28 @@ def parse_chunk_name(name: str) -> tuple[int, int] | None:
     return (int(m.group(1)), int(m.group(2))) if m else None
 
 
-def write_sum(chunk: Path, key: str, rows: int, hands_file: Path, games_file: Path | None) -> None:
+KEYED_MISMATCH = "its keyed checksum differs: the file or the run's secret was changed"
+
+
+def keyed_sum(record: Mapping[str, Any], secret: bytes) -> str:
+    """The HMAC of a checksum record's fields (all but ``hmac``), keyed with the run's secret."""
+    fields = {k: v for k, v in record.items() if k != "hmac"}
+    text = json.dumps(fields, sort_keys=True, separators=(",", ":"))
+    return hmac.new(secret, text.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def write_sum(chunk: Path, key: str, rows: int, hands_file: Path, games_file: Path | None, secret: bytes = b"") -> None:
     """Record the checksums of a chunk's files (``hands_file`` may still be its temporary
-    name: the record names the final one)."""
-    record = {
+    name: the record names the final one); with the run's ``secret``, keyed too."""
+    record: dict[str, Any] = {
         "run": key,
         "chunk": chunk.name,
         "rows": rows,
         "hands_sha256": file_sha256(hands_file),
         "games_sha256": file_sha256(games_file) if games_file is not None else None,
     }
+    if secret:
+        record["hmac"] = keyed_sum(record, secret)
     path = sum_path(chunk)
     make_dir(path.parent)
     write_text_atomic(path, json.dumps(record) + "\n")
@@ -83,6 +99,7 @@ class Expected:
     copies: int  # 1, or 2 with duplicate deals
     schema: Any  # pyarrow.Schema of the hand file
     games_schema: Any | None  # pyarrow.Schema of the game file (game mode), else None
+    secret: bytes = b""  # tournament mode: the run's secret, which keys the record's hmac
 
 
 def check_chunk(path: Path, games_file: Path, exp: Expected) -> str | None:
@@ -112,6 +129,8 @@ def _check(path: Path, games_file: Path, exp: Expected) -> str | None:
         return "a chunk of another run (its checksum record names another run)"
     if file_sha256(path) != record.get("hands_sha256"):
         return "checksum differs: the file was changed or damaged"
+    if exp.secret and not hmac.compare_digest(str(record.get("hmac", "")), keyed_sum(record, exp.secret)):
+        return KEYED_MISMATCH
     if exp.games_schema is not None:
         if not games_file.is_file():
             return f"its game records {games_file} are missing"

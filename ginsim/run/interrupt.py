@@ -21,6 +21,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from ginsim.engine.guard import STATE
+
 EXIT_INTERRUPTED = 130
 """The exit status of an interrupted command, Ctrl-C and SIGTERM alike, at every stage."""
 
@@ -30,6 +32,8 @@ _watching: list[int] = []  # the parent PID this process watches (set once per p
 
 
 def _raise_interrupt(*_: Any) -> None:
+    # the user's stop, like a real Ctrl-C: a strategy thinking now is not charged with it
+    STATE.user_stop = True
     raise KeyboardInterrupt
 
 
@@ -44,6 +48,31 @@ def sigterm_as_interrupt() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, old)
+
+
+@contextlib.contextmanager
+def exit_reported(task: Any) -> Iterator[None]:
+    """While a chunk plays in this very process (``--jobs 1``), a strategy's ``os._exit``
+    says which pairing ended the command before it ends, in one line."""
+    import posix
+
+    real = os._exit
+
+    def _exit(code: int) -> None:
+        from ginsim.run.plan import playing
+
+        sys.stderr.write(
+            f"ginsim: error: a strategy of {playing(task)} ended the process (os._exit({code})); "
+            "rerun the same command to resume\n"
+        )
+        sys.stderr.flush()
+        real(code)
+
+    os._exit = posix._exit = _exit  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        os._exit = posix._exit = real  # type: ignore[assignment]
 
 
 def watch_parent() -> None:

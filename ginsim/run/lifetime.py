@@ -10,22 +10,53 @@ so the hand log depends on the chunk size (part of the run's identity) and never
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from ginsim.engine.guard import BotFailure
 from ginsim.engine.strategy import Strategy
-from ginsim.errors import RunError
+from ginsim.errors import GinsimError, RunError
 from ginsim.run.plan import ChunkTask
+
+Classes = Callable[[int], tuple[Any, Any]]
+"""The two classes (or tournament mode's factories) that build the seats of seat order ``copy``."""
+
+
+class _Unbuilt(Strategy):
+    """A strategy whose constructor raised: each of its decisions forfeits, with the reason."""
+
+    name = ""
+
+    def __init__(self, failure: BotFailure) -> None:
+        self.failure = failure
+
+    def take_upcard(self, view: Any) -> bool:
+        raise self.failure
+
+    def discard(self, view: Any) -> Any:
+        raise self.failure
+
+
+def build(cls: Any, params: dict[str, Any]) -> Strategy:
+    """An instance of ``cls``; a constructor that raises is that seat's forfeit, not the chunk's end."""
+    try:
+        return cls(**params)  # type: ignore[no-any-return]
+    except GinsimError:  # the run's own setup (tournament mode's processes cannot start): not the seat's
+        raise
+    except Exception as e:  # noqa: BLE001 - any failure of a strategy's own code is its forfeit
+        text = str(e)[:200]
+        return _Unbuilt(BotFailure("raised", f"could not be built: {type(e).__name__}: {text}"))
 
 
 class Seating:
     """The instances of one chunk's two strategies (side 0 is the pairing's ``a``)."""
 
-    def __init__(self, task: ChunkTask, plain: tuple[Any, Any], timed: tuple[Any, Any]) -> None:
+    def __init__(self, task: ChunkTask, plain: Classes, timed: Classes) -> None:
         self.keep = task.keep
         self.keeps = any(task.keep)
         self.params = (task.spec_a.params, task.spec_b.params)
         self.names = (task.spec_a.text, task.spec_b.text)
-        self.plain = plain  # the classes (or tournament mode's factories)
+        self.plain = plain  # the classes of each seat order (or tournament mode's factories)
         self.timed = timed  # their timed forms (ginsim.run.timing); kept instances are always timed
         self.kept: dict[tuple[int, int], Strategy] = {}
 
@@ -36,15 +67,16 @@ class Seating:
             if self.keep[side]:
                 inst = self.kept.get((side, copy))
                 if inst is None:
-                    inst = self.kept[(side, copy)] = self.timed[side](**self.params[side])
+                    inst = self.kept[(side, copy)] = build(self.timed(copy)[side], self.params[side])
             else:
-                inst = (self.timed if timed else self.plain)[side](**self.params[side])
+                inst = build((self.timed if timed else self.plain)(copy)[side], self.params[side])
             out.append(inst)
         return out[0], out[1]
 
-    def fresh(self) -> tuple[Strategy, Strategy]:
-        """New, untimed instances (a forfeit's traced replay)."""
-        return self.plain[0](**self.params[0]), self.plain[1](**self.params[1])
+    def fresh(self, copy: int) -> tuple[Strategy, Strategy]:
+        """New, untimed instances for seat order ``copy`` (a forfeit's traced replay)."""
+        a, b = self.plain(copy)
+        return build(a, self.params[0]), build(b, self.params[1])
 
     def tell(self, a: Strategy, b: Strategy, hook: str, index: int) -> None:
         """Call ``hook`` (``new_game`` or ``new_hand``) of the kept instances among ``a``,

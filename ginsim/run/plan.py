@@ -17,7 +17,7 @@ from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import HAND, LIFETIMES, MATCH
-from ginsim.errors import RunError
+from ginsim.errors import RunError, one_line
 from ginsim.run.describe import GauntletRun, MatchRun, RoundRobinRun, RunDescription, SweepRun
 from ginsim.run.integrity import chunk_span, chunks_per_pairing
 from ginsim.run.options import Engine
@@ -36,6 +36,9 @@ FAST_POLICIES = ("simple", "threshold", "random")
 """The built-in names whose classes offer a fast form (``Strategy.fast_policy``; a test keeps
 the two in step). Only the chunk size is chosen from these names; which path plays a
 chunk is decided in the worker from the loaded classes."""
+PER_PAIRING = "per pairing"
+"""A tournament run's ``identity.extra.decks``: each pairing dealt decks of its own
+(``seeding.pairing_secret``); a run with ``--shared-decks`` has no such entry."""
 
 
 @dataclass(frozen=True)
@@ -120,6 +123,12 @@ class ChunkTask:
     secret: bytes = b""  # tournament mode: the run's secret, mixed into every deal seed
     engine: Engine = Engine.AUTO  # the run's engine (ginsim.run.options): the worker plays as it says
     keep: tuple[bool, bool] = (False, False)  # lifetime "match" of strategy a, b: one instance per seat for the chunk
+    bot_limits: tuple[tuple[str, int], ...] = ()  # tournament mode: each bot process's limits (ginsim.outside.jail)
+
+
+def playing(task: ChunkTask) -> str:
+    """The pairing a chunk task plays, for one line: ``'a.py:A' vs 'simple'``."""
+    return f"{one_line(task.spec_a.text)!r} vs {one_line(task.spec_b.text)!r}"
 
 
 @dataclass(frozen=True)
@@ -147,6 +156,7 @@ class RunPlan:
     bounds: tuple[int, ...] = ()  # a grown run: the units per pairing it was played to before
     keep: tuple[str, ...] = ()  # labels of the strategies with lifetime "match" (one instance per chunk)
     chunk_given: bool = False  # the caller chose the chunk size (a grown run keeps its own otherwise)
+    shared_decks: bool = False  # tournament mode: every pairing dealt the same decks (else each its own)
 
     def extra(self) -> dict[str, Any]:
         """The identity's ``extra`` object as manifests have always written it: a sweep's
@@ -156,6 +166,8 @@ class RunPlan:
             out.update(param=self.swept.param, base=self.swept.base)
         if self.isolate:
             out["isolate"] = True
+            if not self.shared_decks:
+                out["decks"] = PER_PAIRING
         return out
 
     @property
@@ -311,6 +323,7 @@ def plan_run(
     chunk: int | None = None,
     note: Callable[[str], None] | None = None,
     isolate: bool = False,
+    shared_decks: bool = False,
 ) -> RunPlan:
     """The plan of a match, round-robin or sweep; 10,000 hands when neither ``hands``
     nor ``games`` is given. Both count what is played per pairing: with duplicate deals,
@@ -323,7 +336,7 @@ def plan_run(
     check_counts(hands, games)
     hands, games = even_counts(hands, games, duplicate, note)
     kw: dict[str, Any] = {"rules": rules, "seed": seed, "hands": hands, "games": games}
-    kw.update(duplicate=duplicate, chunk=chunk, isolate=isolate)
+    kw.update(duplicate=duplicate, chunk=chunk, isolate=isolate, shared_decks=shared_decks)
     match run:
         case MatchRun(a, b):
             return plan_match(a, b, **kw)
@@ -348,6 +361,7 @@ def _plan(
     chunk: int | None = None,
     swept: SweptParam | None = None,
     isolate: bool = False,
+    shared_decks: bool = False,
 ) -> RunPlan:
     check_counts(hands, games)
     given = chunk is not None
@@ -365,7 +379,19 @@ def _plan(
         raise RunError.about("{chunk} must be from 1 to {most:,}, not {n}", most=MAX_COUNT, n=chunk)
     keep = () if isolate else kept_labels(pairings)
     return RunPlan(
-        kind, pairings, rules, seed, hands, games, duplicate, chunk, swept, isolate, keep=keep, chunk_given=given
+        kind,
+        pairings,
+        rules,
+        seed,
+        hands,
+        games,
+        duplicate,
+        chunk,
+        swept,
+        isolate,
+        keep=keep,
+        chunk_given=given,
+        shared_decks=shared_decks,
     )
 
 

@@ -39,6 +39,7 @@ from ginsim.run.manifest import (
     write_json_atomic,
     write_manifest,
 )
+from ginsim.run.secret import run_secret
 from ginsim.run.timing import read_timing, summarize_timing, timing_path, write_timing
 
 if TYPE_CHECKING:
@@ -168,6 +169,7 @@ def scan_chunks(folder: Path, manifest: Manifest | None = None) -> ChunkScan:
         return scan
     m = manifest if manifest is not None else read_manifest(folder)
     per = integrity.chunks_per_pairing(m.units, m.chunk, m.bounds)
+    secret = run_secret(folder) if m.isolate else b""  # keys the checksum records of tournament runs
     found: list[tuple[int, int, Path]] = []
     try:
         names = sorted(os.listdir(d))
@@ -182,7 +184,7 @@ def scan_chunks(folder: Path, manifest: Manifest | None = None) -> ChunkScan:
             if not planned or not path.is_file():  # out of the plan, or p00001-c000002: not a name we write
                 scan.foreign.append(path)
                 continue
-            why = _verified(path, _expected(m, integrity.chunk_key(m.identity, pi, m.format), pi, ci))
+            why = _verified(path, _expected(m, integrity.chunk_key(m.identity, pi, m.format), pi, ci, secret))
             if why is None:
                 found.append((pi, ci, path))
             else:
@@ -193,7 +195,7 @@ def scan_chunks(folder: Path, manifest: Manifest | None = None) -> ChunkScan:
     return scan
 
 
-def _expected(m: Manifest, key: str, pi: int, ci: int) -> integrity.Expected:
+def _expected(m: Manifest, key: str, pi: int, ci: int, secret: bytes = b"") -> integrity.Expected:
     start, stop = integrity.chunk_span(m.units, m.chunk, m.bounds, ci)
     return integrity.Expected(
         key,
@@ -203,6 +205,7 @@ def _expected(m: Manifest, key: str, pi: int, ci: int) -> integrity.Expected:
         2 if m.duplicate else 1,
         _hand_schema(),
         _games_schema() if m.games is not None else None,
+        secret,
     )
 
 
@@ -294,11 +297,12 @@ def _games_schema() -> Any:
     return _SCHEMAS["games"]
 
 
-def write_chunk(path: Path, arrays: dict[str, np.ndarray], run: str) -> Any:
+def write_chunk(path: Path, arrays: dict[str, np.ndarray], run: str, secret: bytes = b"") -> Any:
     """Write one chunk's records to Parquet atomically (temporary name, then rename): the
     game records first (game mode), then the checksum record, then the hand file, so a
     hand file under its final name means the whole chunk is there. ``run`` is the run's
-    key (``integrity.chunk_key`` of the manifest's identity and the chunk's pairing). Returns the pyarrow table
+    key (``integrity.chunk_key`` of the manifest's identity and the chunk's pairing);
+    ``secret``, a tournament run's, keys the checksum record. Returns the pyarrow table
     written (the hand file's)."""
     import pyarrow.parquet as pq
 
@@ -308,7 +312,7 @@ def write_chunk(path: Path, arrays: dict[str, np.ndarray], run: str) -> Any:
     write_timing(path, arrays)  # the decisions' times (ginsim.run.timing)
     with atomic_path(path) as tmp:
         pq.write_table(table, tmp, compression="zstd")
-        integrity.write_sum(path, run, table.num_rows, tmp, games)
+        integrity.write_sum(path, run, table.num_rows, tmp, games, secret)
     return table
 
 

@@ -10,54 +10,45 @@ that are missing; a different command against that folder is refused.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
-import platform
 import shutil
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ginsim.engine import _native as native
 from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
-from ginsim.engine.registry import StrategySpec
 from ginsim.errors import GinsimError, Interrupted, RunError
-from ginsim.outside import manifest_fields
-from ginsim.run import lock
-from ginsim.run.atomic import TMP_MARK, describe_os_error, make_dir
-from ginsim.run.codedigest import CodeDigest, code_changes, digest_specs
-from ginsim.run.grow import grown_plan, grows, record_growth
-from ginsim.run.integrity import FORMAT, GROWABLE, SUMS_DIR, chunk_key, parse_chunk_name
-from ginsim.run.interrupt import sigterm_as_interrupt
+from ginsim.run.atomic import describe_os_error
+from ginsim.run.folder import default_out, now, prepare_folder
+from ginsim.run.grow import grown_plan
+from ginsim.run.integrity import FORMAT, KEYED_MISMATCH, SUMS_DIR, chunk_key, parse_chunk_name
+from ginsim.run.interrupt import exit_reported, sigterm_as_interrupt
+from ginsim.run.isolate import close_pool
 from ginsim.run.options import Engine
-from ginsim.run.plan import RunPlan
+from ginsim.run.plan import PER_PAIRING, RunPlan
 from ginsim.run.progress import make_progress
 from ginsim.run.recheck import REPLAY_CHECK, ReplayCheck, suspects, warning
 from ginsim.run.records import (
-    FORFEITS_DIR,
     GAMES_DIR,
     HANDS_DIR,
     MANIFEST,
     Manifest,
     RunStatus,
-    StrategyRecord,
     chunk_path,
-    read_manifest,
     remove_chunk,
     scan_chunks,
     write_chunk,
     write_manifest,
 )
-from ginsim.run.secret import run_secret
+from ginsim.run.secret import SECRET, run_secret
+from ginsim.run.seeding import pairing_secret
 from ginsim.run.sequential import StopRule, run_sequential
-from ginsim.run.worker import ChunkTask, play_chunk, play_path
-from ginsim.version import __version__
+from ginsim.run.worker import ChunkTask, play_chunk
 
 
 @dataclass
@@ -72,217 +63,9 @@ class RunOptions:
     command: str = ""
     stop_rule: StopRule | None = None  # a sequential test deciding when to stop (SPRT), or None
     decision_limit: float | None = DEFAULT_DECISION_LIMIT  # hard seconds per decision (ginsim.engine.guard)
+    bot_limits: tuple[tuple[str, int], ...] = ()  # tournament mode: each bot process's limits (ginsim.outside.jail)
     on_chunk: Callable[[Path, Any], None] | None = None  # told (file, pyarrow table) of each chunk written
     engine: Engine = Engine.AUTO  # what plays the hands (ginsim.run.options), told to every worker in its tasks
-
-
-def _now() -> str:
-    return datetime.now(UTC).astimezone().isoformat(timespec="seconds")
-
-
-def platform_info() -> dict[str, Any]:
-    return {
-        "python": platform.python_version(),
-        "implementation": platform.python_implementation(),
-        "engine": native.status(),  # compiled or pure Python (ginsim.engine._native)
-        "system": platform.system(),
-        "release": platform.release(),
-        "machine": platform.machine(),
-        "processor": platform.processor() or platform.machine(),
-        "cpus": os.cpu_count(),
-        "node": platform.node(),
-    }
-
-
-def default_out(kind: str, base: Path = Path("results")) -> Path:
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    out = base / f"{kind}-{stamp}"
-    n = 2
-    while out.exists():
-        out = base / f"{kind}-{stamp}-{n}"
-        n += 1
-    return out
-
-
-def _normalize(obj: Any) -> Any:
-    return json.loads(json.dumps(obj, default=str))
-
-
-def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
-    keys = sorted(set(old) | set(new))
-    return [k for k in keys if old.get(k) != new.get(k)]
-
-
-def prepare_folder(plan: RunPlan, out: Path, opts: RunOptions) -> tuple[Manifest, bool, lock.FolderLock]:
-    """Create a new run folder, or check that an existing one holds this very plan; either
-    way take its lock. Returns the manifest, whether the run resumes, and the lock."""
-    digests = digest_specs(_labelled_specs(plan))
-    identity = _normalize({**plan.identity(), "code": {label: d.digest for label, d in digests.items()}})
-    if out.exists() and not out.is_dir():
-        raise RunError.about("{out} {path}: exists and is not a folder", path=out)
-    if out.is_dir() and any(out.iterdir()):
-        busy = lock.holder(out)
-        if busy is not None:
-            raise lock.busy_error(out, busy)
-        manifest = read_manifest(out)
-        _check_same_run(plan, out, manifest, identity, digests)
-        held = lock.acquire(out)
-        try:
-            manifest = read_manifest(out)  # as the last holder left it
-            _check_same_run(plan, out, manifest, identity, digests)
-            if manifest.identity != identity:  # the run grows (ginsim.run.grow)
-                _grow(plan, out, manifest, identity, opts, digests)
-            _remove_stale_temporaries(out)
-            manifest.resumed.append(_now())
-            manifest.finished = None
-            manifest.status = RunStatus.RUNNING
-            write_manifest(out, manifest)
-        except BaseException:
-            held.release()
-            raise
-        return manifest, True, held
-    make_dir(out / HANDS_DIR, f"--out {out}")
-    held = lock.acquire(out)
-    try:
-        manifest = _new_manifest(plan, identity, opts, digests)
-        if manifest.isolate:
-            run_secret(out, create=True)  # before the manifest: a folder with one has its secret
-        write_manifest(out, manifest)
-    except BaseException:
-        held.release()
-        raise
-    return manifest, False, held
-
-
-def _labelled_specs(plan: RunPlan) -> list[tuple[str, StrategySpec]]:
-    return [pair for p in plan.pairings for pair in ((p.label_a, p.a), (p.label_b, p.b))]
-
-
-def _grow(
-    plan: RunPlan,
-    out: Path,
-    manifest: Manifest,
-    identity: dict[str, Any],
-    opts: RunOptions,
-    digests: dict[str, CodeDigest],
-) -> None:
-    """Bring the folder's manifest to the grown plan, and say so."""
-    if opts.stop_rule is not None or manifest.stopped:
-        raise RunError.about(
-            "{out} {path}: a run stopped by a sequential test does not grow; use another {out}", path=out
-        )
-    said = record_growth(manifest, plan, identity, opts.command)
-    manifest.strategies = _strategies(plan, digests)
-    if not opts.quiet:
-        _stderr(f"ginsim: growing {out}: {said}; only the new chunks are played")
-
-
-def _check_same_run(
-    plan: RunPlan, out: Path, manifest: Manifest, identity: dict[str, Any], digests: dict[str, CodeDigest]
-) -> None:
-    if manifest.format < FORMAT:  # its counts meant something else: resuming would mix two meanings
-        raise RunError.about(
-            "{out} {path} was written when {games} counted deals (run-folder format {old}, now {new}: "
-            "{hands} and {games} count what is played); it cannot be resumed: use another {out}",
-            path=out,
-            old=manifest.format,
-            new=FORMAT,
-        )
-    if manifest.ginsim != __version__:
-        raise RunError.about(
-            "{out} {path} was written by ginsim {old}, this is {new}; use another {out}",
-            path=out,
-            old=manifest.ginsim,
-            new=__version__,
-        )
-    changed = code_changes(manifest, digests)
-    if changed:
-        raise RunError.about(
-            "{out} {path}: the code of {what} changed since the run was played; its hands would mix two "
-            "versions: use another {out} to play the new code, or delete {path} to start afresh",
-            path=out,
-            what=changed,
-        )
-    if manifest.identity != identity and not grows(manifest.identity, identity):
-        old_preset = manifest.preset
-        if old_preset != plan.rules.preset:  # R27: a run folder keeps its preset
-            raise RunError.about(
-                "{out} {path} was made under the {old!r} rules, not {new!r}; use another {out} or the same rules",
-                path=out,
-                old=old_preset,
-                new=plan.rules.preset,
-            )
-        found = _differences(manifest.identity, identity)
-        diff = ", ".join([k for k in found if k not in GROWABLE] or found)  # what made it another run
-        raise RunError.about(
-            "{out} {path} holds a different run (differs in: {diff}); use another {out} or the same command",
-            path=out,
-            diff=diff,
-        )
-
-
-def _remove_stale_temporaries(out: Path) -> None:
-    """Temporary files of writes a killed run left (we hold the lock: none is live)."""
-    for d in (out, out / HANDS_DIR, out / GAMES_DIR, out / SUMS_DIR, out / FORFEITS_DIR, out / "charts"):
-        for stale in d.glob(f"*{TMP_MARK}*"):
-            try:
-                stale.unlink(missing_ok=True)
-            except OSError as e:
-                raise RunError(f"{stale}: cannot delete it ({describe_os_error(e)})") from None
-
-
-def _new_manifest(
-    plan: RunPlan, identity: dict[str, Any], opts: RunOptions, digests: dict[str, CodeDigest]
-) -> Manifest:
-    return Manifest(
-        ginsim=__version__,
-        command=opts.command,
-        kind=plan.kind,
-        started=_now(),
-        status=RunStatus.RUNNING,
-        strategies=(strategies := _strategies(plan, digests)),
-        reproducible=all((s.outside or {}).get("reproducible", True) for s in strategies),
-        pairings=[p.record() for p in plan.pairings],
-        preset=plan.rules.preset,
-        rules=plan.rules.to_dict(),
-        rules_differ=plan.rules.differences(),
-        clock=plan.rules.time_per_hand is not None,
-        seed=plan.seed,
-        hands=plan.hands,
-        games=plan.games,
-        duplicate=plan.duplicate,
-        chunk=plan.chunk,
-        chunks=len(plan.chunks()),
-        jobs=opts.jobs,
-        backend=opts.backend,
-        scheduler=opts.scheduler,
-        cwd=os.getcwd(),
-        platform={**platform_info(), "play_path": _play_path(plan, opts.engine)},
-        identity=identity,
-        param=plan.swept.param if plan.swept is not None else None,
-        base=plan.swept.base if plan.swept is not None else None,
-        isolate=plan.isolate,
-        format=FORMAT,
-    )
-
-
-def _play_path(plan: RunPlan, engine: Engine) -> str:
-    if plan.isolate:  # the stand-ins of tournament mode play through the general engine
-        return "general (tournament mode: each strategy in its own process)"
-    return play_path(plan.rules, [(p.a, p.b) for p in plan.pairings], engine)
-
-
-def _strategies(plan: RunPlan, digests: dict[str, CodeDigest]) -> list[StrategyRecord]:
-    seen: dict[str, StrategyRecord] = {}
-    for p in plan.pairings:
-        for spec, label in ((p.a, p.label_a), (p.b, p.label_b)):
-            if label not in seen:
-                params = {**spec.defaults(), **spec.params}
-                # a spec checked in its own process (tournament mode) brought its notes along
-                outside = spec.facts.outside if spec.facts else manifest_fields(spec.load_class()).get("outside")
-                code = digests[label].to_dict() if label in digests else None
-                seen[label] = StrategyRecord(label, spec.text, spec.target, _normalize(params), outside, code)
-    return list(seen.values())
 
 
 @dataclass
@@ -297,12 +80,16 @@ class Todo:
     isolate: bool = False  # tournament mode: each strategy in its own process
     secret: bytes = b""  # tournament mode: the run's secret, mixed into every deal seed
     engine: Engine = Engine.AUTO  # the run's engine, in every task
+    bot_limits: tuple[tuple[str, int], ...] = ()  # tournament mode: each bot process's limits
 
     def __iter__(self) -> Iterator[ChunkTask]:
         plan = self.plan
         by_index = {p.index: p for p in plan.pairings}
         keys = {p.index: p.key for p in plan.pairings}  # once per pairing: an SPRT run has thousands of chunks
         isolate = self.isolate
+        secrets = {pi: self.secret for pi in keys}
+        if self.secret and (plan.extra().get("decks") == PER_PAIRING):
+            secrets = {pi: pairing_secret(self.secret, k) for pi, k in keys.items()}
         for pi, ci, start, stop in plan.chunks():
             if (pi, ci) in self.done:
                 continue
@@ -321,9 +108,10 @@ class Todo:
                 ci,
                 self.decision_limit,
                 isolate,
-                self.secret,
+                secrets[pi],
                 self.engine,
-                (p.label_a in plan.keep, p.label_b in plan.keep),
+                keep=(p.label_a in plan.keep, p.label_b in plan.keep),
+                bot_limits=self.bot_limits,
             )
 
     def __len__(self) -> int:
@@ -335,6 +123,11 @@ def _tasks(plan: RunPlan, folder: Path, manifest: Manifest, warn: Callable[[str]
     damaged chunk is named, deleted and played again; a foreign file is named and left
     alone (never counted)."""
     scan = scan_chunks(folder, manifest)
+    if scan.damaged and not scan.good and all(why == KEYED_MISMATCH for _, why in scan.damaged):
+        raise RunError(
+            f"{folder / SECRET}: not the secret this run's chunks were written with (none of their keyed "
+            "checksums matches); put the run's own secret back, or use another --out"
+        )
     for path, why in scan.damaged:
         warn(f"{path}: damaged chunk ({why}); playing it again")
         remove_chunk(path)
@@ -352,7 +145,9 @@ def _tasks(plan: RunPlan, folder: Path, manifest: Manifest, warn: Callable[[str]
         done_units += stop - start
     secret = run_secret(folder) if manifest.isolate else b""  # tournament mode's decks
     todo = len(chunks) - len(done)
-    return Todo(plan, done, todo, done_units, opts.decision_limit, manifest.isolate, secret, opts.engine)
+    return Todo(
+        plan, done, todo, done_units, opts.decision_limit, manifest.isolate, secret, opts.engine, opts.bot_limits
+    )
 
 
 def resolve_jobs(jobs: int | None, warn: Callable[[str], None] | None = None, cap: bool = False) -> int:
@@ -378,7 +173,7 @@ def _results(
     if isinstance(tasks, Todo | list) and not len(tasks):
         return
     if jobs == 1 and opts.backend == "loky":
-        played: Iterable[tuple[ChunkTask, dict[str, Any]]] = ((t, play_chunk(t)) for t in tasks)
+        played: Iterable[tuple[ChunkTask, dict[str, Any]]] = _in_process(tasks)
     else:
         from ginsim.run.backends import parallel_results
 
@@ -388,6 +183,13 @@ def _results(
         if check is not None and isinstance(check[0], ReplayCheck):
             checked(task, check[0])
         yield task, arrays
+
+
+def _in_process(tasks: Iterable[ChunkTask]) -> Iterator[tuple[ChunkTask, dict[str, Any]]]:
+    for t in tasks:
+        with exit_reported(t):  # a strategy's os._exit is named with its pairing
+            arrays = play_chunk(t)
+        yield t, arrays
 
 
 class _Replays:
@@ -426,6 +228,7 @@ def run_plan(plan: RunPlan, out: Path | None, opts: RunOptions, on_done: Callabl
     by default), holding the folder's lock, then write the summary and report. Returns
     the folder. Ctrl-C and SIGTERM end it as ``Interrupted``, a failure (a worker killed,
     a full disk, ...) as one-line ``RunError``; either way the folder stays resumable."""
+    # relative paths stay right: each chunk restores the working folder a strategy may change
     folder = out if out is not None else default_out(plan.kind)
     plan = grown_plan(plan, folder)  # a larger count or a new entrant grows the run in the folder
     created = not folder.exists()
@@ -437,6 +240,7 @@ def run_plan(plan: RunPlan, out: Path | None, opts: RunOptions, on_done: Callabl
         try:
             _play(plan, folder, opts, manifest, resumed, created)
         finally:
+            close_pool()  # tournament mode's bot processes, kept between chunks
             held.release()
     if on_done is not None:
         on_done(folder)
@@ -454,7 +258,7 @@ def _play(plan: RunPlan, folder: Path, opts: RunOptions, manifest: Manifest, res
     # every invocation is a session; the top-level jobs and backend say what played the
     # chunks, so a rerun with nothing left to play leaves them as they were
     manifest.sessions.append(
-        {"started": _now(), "jobs": jobs, "backend": opts.backend, "scheduler": opts.scheduler, "chunks": len(tasks)}
+        {"started": now(), "jobs": jobs, "backend": opts.backend, "scheduler": opts.scheduler, "chunks": len(tasks)}
     )
     if len(tasks) or not resumed:
         manifest.jobs = jobs
@@ -478,7 +282,7 @@ def _play(plan: RunPlan, folder: Path, opts: RunOptions, manifest: Manifest, res
         else:
             for task, arrays in _results(tasks, jobs, opts, replays):
                 path = chunk_path(folder, task.pairing, task.chunk)
-                table = write_chunk(path, arrays, chunk_key(manifest.identity, task.pairing, FORMAT))
+                table = write_chunk(path, arrays, chunk_key(manifest.identity, task.pairing, FORMAT), tasks.secret)
                 if opts.on_chunk is not None:
                     opts.on_chunk(path, table)
                 written += 1
@@ -498,7 +302,7 @@ def _play(plan: RunPlan, folder: Path, opts: RunOptions, manifest: Manifest, res
             _end(folder, manifest, RunStatus.FAILED)
         raise error from None
     progress.close()
-    manifest.finished = _now()
+    manifest.finished = now()
     decided = stopped is not None and stopped.get("stopped", True)
     manifest.status = RunStatus.STOPPED if decided else RunStatus.COMPLETE
     manifest.stopped = stopped

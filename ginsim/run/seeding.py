@@ -64,6 +64,13 @@ def mix_secret(deal: int, secret: bytes) -> int:
     return int.from_bytes(hashlib.blake2b(msg, digest_size=8, key=secret).digest(), "little")
 
 
+def pairing_secret(secret: bytes, pairing_key: int) -> bytes:
+    """The secret one pairing's decks mix in when each pairing of a tournament is dealt
+    decks of its own: a bot that met a deal in one pairing never meets it in another."""
+    msg = _SECRET_DOMAIN + b"pairing" + (pairing_key & _M64).to_bytes(8, "little")
+    return hashlib.blake2b(msg, digest_size=32, key=secret).digest()
+
+
 def mix_secrets(deals: np.ndarray, secret: bytes) -> np.ndarray:
     """``mix_secret`` for many deal seeds at once (uint64 array)."""
     seeds = np.asarray(deals, dtype=np.uint64).tolist()

@@ -92,7 +92,7 @@ def run_sequential(
         results = iter(results_fn(todo))
         try:
             for task, arrays in results:
-                write_chunk(chunk_path(folder, task.pairing, task.chunk), arrays, run)
+                write_chunk(chunk_path(folder, task.pairing, task.chunk), arrays, run, getattr(tasks, "secret", b""))
                 progress.update(2 * (task.stop - task.start))
                 ready[task.chunk] = rule.chunk_counts(arrays)
                 if advance():

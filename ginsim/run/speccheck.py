@@ -14,15 +14,20 @@ ginsim's own code and are checked in place.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 from collections.abc import Sequence
 from typing import Any
 
 from ginsim.engine.registry import SpecFacts, StrategySpec, imports_outside_code, parse_spec
-from ginsim.errors import StrategySpecError
+from ginsim.errors import StrategySpecError, one_line
 from ginsim.outside.spec_host import MARK
-from ginsim.run.isolate import START_TIMEOUT, start_bot_process
+from ginsim.run.isolate import START_TIMEOUT
+from ginsim.run.jailer import Jail, end_process, read_bounded, start_bot_process
+
+OUTPUT_LIMIT = 1 << 20
+"""Bytes of a check's output kept (the first of stdout, the last of stderr)."""
 
 
 def parse_specs(texts: Sequence[str], isolate: bool) -> list[StrategySpec]:
@@ -46,31 +51,33 @@ def _check_each(texts: Sequence[str]) -> list[StrategySpec]:
 
 def _check(groups: list[list[str]]) -> list[list[StrategySpec]]:
     """Each group's specs checked in a process of its own, the processes run at once."""
-    procs = [_start(group) for group in groups]
-    results = []
-    for group, proc in zip(groups, procs, strict=True):
-        results.append(_answer(group, proc))
-    return results
+    procs: list[tuple[subprocess.Popen[bytes], Jail]] = []
+    try:
+        for group in groups:
+            procs.append(_start(group))
+        return [_answer(group, proc) for group, (proc, _) in zip(groups, procs, strict=True)]
+    finally:
+        for proc, jail in procs:
+            end_process(proc, jail)
 
 
-def _start(texts: list[str]) -> subprocess.Popen[bytes]:
-    proc = start_bot_process("ginsim.outside.spec_host", subprocess.PIPE, "a process to check the strategies")
+def _start(texts: list[str]) -> tuple[subprocess.Popen[bytes], Jail]:
+    proc, jail = start_bot_process("ginsim.outside.spec_host", subprocess.PIPE, "a process to check the strategies")
     assert proc.stdin is not None
     try:
         proc.stdin.write((json.dumps({"specs": texts}) + "\n").encode())
         proc.stdin.flush()  # one line is the whole request; communicate() closes the pipe
     except OSError:  # it died at once: its exit status says why, below
         pass
-    return proc
+    with contextlib.suppress(OSError):
+        proc.stdin.close()
+    return proc, jail
 
 
 def _answer(texts: list[str], proc: subprocess.Popen[bytes]) -> list[StrategySpec]:
     what = texts[0] if len(texts) == 1 else f"{texts[0]} (and {len(texts) - 1} more)"
-    try:
-        out, err = proc.communicate(timeout=START_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate()
+    out, err, in_time = read_bounded(proc, START_TIMEOUT, OUTPUT_LIMIT)
+    if not in_time:
         raise StrategySpecError(
             f"strategy {what!r}: checking it took more than {START_TIMEOUT:g}s (in its own process, --isolate)"
         ) from None
@@ -79,10 +86,12 @@ def _answer(texts: list[str], proc: subprocess.Popen[bytes]) -> list[StrategySpe
     if lines:
         try:
             results = json.loads(lines[-1][len(MARK) :])
-        except ValueError:
+        except (ValueError, RecursionError):
             results = None
     if not isinstance(results, list) or len(results) != len(texts):
-        last = (err.decode(errors="replace").strip().splitlines() or [""])[-1][:200]
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=5)
+        last = one_line((err.decode(errors="replace").strip().splitlines() or [""])[-1][:200])
         raise StrategySpecError(
             f"strategy {what!r}: its check ended without an answer (exit status {proc.returncode}"
             + (f": {last}" if last else "")

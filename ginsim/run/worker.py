@@ -11,6 +11,7 @@ cannot change a result.
 from __future__ import annotations
 
 import operator
+import os
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -112,29 +113,47 @@ def first_dealer(unit: int) -> int:
 def play_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
     """Play deals (or games) ``start..stop-1`` of one pairing; return the columns. A
     strategy's failure of any kind is a forfeit; only the user's Ctrl-C stops the chunk
-    (ginsim.engine.guard). Tournament mode plays through ginsim.run.isolate instead."""
+    (ginsim.engine.guard). Tournament mode plays through ginsim.run.isolate instead. The
+    working folder is the same after the chunk as before, whatever a strategy did to it
+    (a worker process plays the next chunk's relative spec paths from it)."""
+    cwd = os.getcwd()
+    try:
+        return _guarded_chunk(task)
+    finally:
+        if os.getcwd() != cwd:
+            os.chdir(cwd)
+
+
+def _guarded_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
     if task.isolate:
-        with isolated_factories((task.spec_a, task.spec_b), task.rules, task.decision_limit) as factories:
-            return _play_chunk(task, factories)
+        limits = dict(task.bot_limits) if task.bot_limits else None
+        specs = (task.spec_a, task.spec_b)
+        with isolated_factories(specs, task.rules, task.decision_limit, limits, task.pairing_key) as for_copy:
+            return _play_chunk(task, for_copy)
     with guarded(task.decision_limit, task.rules.time_per_hand):
         return _play_chunk(task)
 
 
-def _play_chunk(task: ChunkTask, factories: tuple[Any, Any] | None = None) -> dict[str, np.ndarray]:
-    """The chunk's hands; ``factories`` build the two strategies instead of their classes
-    (tournament mode's stand-ins)."""
-    cls_a, cls_b = factories if factories is not None else (task.spec_a.load_class(), task.spec_b.load_class())
+def _play_chunk(task: ChunkTask, for_copy: Callable[[int], tuple[Any, Any]] | None = None) -> dict[str, np.ndarray]:
+    """The chunk's hands; ``for_copy(copy)`` gives the two factories that build the
+    strategies of that copy instead of their classes (tournament mode's stand-ins, a
+    process per strategy and copy)."""
+    isolated = for_copy is not None
+    if for_copy is None:
+        classes = (task.spec_a.load_class(), task.spec_b.load_class())
+        for_copy = lambda _copy: classes  # noqa: E731 - the same classes for both copies
+    cls_a, cls_b = for_copy(0)
     cols = _Columns()
     copies = (0, 1) if task.duplicate else (0,)
     rules = task.rules
     fast = fast_seats(task, cls_a, cls_b)
     clocks = None
-    plain_a, plain_b = cls_a, cls_b  # a forfeit's traced replay: not timed
-    timed_a, timed_b = cls_a, cls_b
-    if fast is None and factories is None:  # the general engine: a sample's decisions timed (ginsim.run.timing)
+    timed_for_copy = for_copy  # a forfeit's traced replay and the replay check: not timed
+    if fast is None and not isolated:  # the general engine: a sample's decisions timed (ginsim.run.timing)
         clocks = (Clock(), Clock())
-        timed_a, timed_b = timed_class(cls_a, clocks[0]), timed_class(cls_b, clocks[1])
-    seating = Seating(task, (plain_a, plain_b), (timed_a, timed_b))  # fresh or kept instances (ginsim.run.lifetime)
+        timed = (timed_class(cls_a, clocks[0]), timed_class(cls_b, clocks[1]))
+        timed_for_copy = lambda _copy: timed  # noqa: E731 - the same timed classes for both copies
+    seating = Seating(task, for_copy, timed_for_copy)  # fresh or kept instances (ginsim.run.lifetime)
     if task.mode == "hands":
         seeds = deal_seeds(task.seed, task.start, task.stop)
         if task.secret:
@@ -163,7 +182,7 @@ def _play_chunk(task: ChunkTask, factories: tuple[Any, Any] | None = None) -> di
                 r = play_hand(rules, strategies, deck, dealer, (0, 0), seat_seeds, checked=True)
                 into.add(task.pairing, unit, copy, 0, seat_a, r, (0, 0), False, -1)
                 if r.outcome == FORFEIT and into is cols:
-                    fresh, _ = seats_for(copy, *seats.fresh())
+                    fresh, _ = seats_for(copy, *seats.fresh(copy))
                     again = partial(_hand_again, rules, deck, dealer, seat_seeds)
                     _note_forfeit(cols, task, r, unit, copy, 0, seat_a, fresh, again)
 
@@ -178,7 +197,7 @@ def _play_chunk(task: ChunkTask, factories: tuple[Any, Any] | None = None) -> di
     def replay_first(into: _Columns) -> None:
         """The chunk's first deal (both copies) or game (copy 0) again, by new instances
         (kept ones too: they were new at the chunk's start), untimed."""
-        seats = Seating(task, (plain_a, plain_b), (plain_a, plain_b))
+        seats = Seating(task, for_copy, for_copy)
         if task.mode == "hands":
             play_deal(0, into, seats)
         else:
@@ -259,7 +278,7 @@ def _play_game_unit(
                 replayed: GameResult = play_game(task.rules, pair, deck, first_dealer(unit), hand_seeds, checked=True)
                 return replayed.hands[-1]
 
-            fresh, _ = seats_for(copy, *seating.fresh())
+            fresh, _ = seats_for(copy, *seating.fresh(copy))
             _note_forfeit(cols, task, game.hands[-1], unit, copy, last, seat_a, fresh, again)
         f = game.final
         assert f is not None

@@ -24,9 +24,18 @@ from ginsim.engine.view import Event, PlayerView
 from ginsim.errors import GinsimError, RunError
 from ginsim.run.codedigest import code_changes, digest_specs
 from ginsim.run.integrity import chunk_span
+from ginsim.run.plan import PER_PAIRING
 from ginsim.run.records import RESULT_COLUMNS, chunk_files, read_manifest
 from ginsim.run.secret import run_secret
-from ginsim.run.seeding import deal_seed, decks_for, game_deal_seed, mix_secret, strategy_seed, text_key
+from ginsim.run.seeding import (
+    deal_seed,
+    decks_for,
+    game_deal_seed,
+    mix_secret,
+    pairing_secret,
+    strategy_seed,
+    text_key,
+)
 from ginsim.run.worker import first_dealer, seats_for
 from ginsim.terminal.textview import Style, event_text, hand_lines, result_lines
 
@@ -177,6 +186,8 @@ def replay_hand(
         )
     key = text_key("pairing", pairing.a, pairing.b)
     secret = run_secret(folder) if m.isolate else b""  # a tournament run's decks
+    if secret and m.identity.get("extra", {}).get("decks") == PER_PAIRING:
+        secret = pairing_secret(secret, key)  # each pairing's own decks
     copy, unit = row["copy"], row["deal"]
     kept = [label in m.identity.get("keep", []) for label in (pairing.label_a, pairing.label_b)]
     a, b = spec_a.build(), spec_b.build()

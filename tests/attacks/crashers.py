@@ -138,3 +138,39 @@ class PileClearer(Honest):
         take = super().take_upcard(view)
         view._pile.clear()
         return take
+
+
+class AlarmIgnorer(_Nasty):
+    """Ignores SIGALRM (the watchdog's signal), then thinks forever."""
+
+    def act(self, view: PlayerView) -> Any:
+        import signal
+
+        signal.signal(signal.SIGALRM, signal.SIG_IGN)
+        while True:
+            pass
+
+
+class BadConstructor(Honest):
+    """Its constructor raises on every instance after the first (the spec check builds one)."""
+
+    built = 0
+
+    def __init__(self) -> None:
+        BadConstructor.built += 1
+        if BadConstructor.built > 1:
+            raise RuntimeError("no more instances")
+
+
+class Wanderer(Honest):
+    """Changes the working folder and leaves a non-daemon thread running."""
+
+    def take_upcard(self, view: PlayerView) -> bool:
+        import tempfile
+        import threading
+
+        os.chdir(tempfile.gettempdir())
+        if not getattr(Wanderer, "thread", None):
+            Wanderer.thread = threading.Thread(target=time.sleep, args=(3600,))
+            Wanderer.thread.start()
+        return super().take_upcard(view)

@@ -30,8 +30,6 @@ REWARDS: Final = ("points", "scaled", "win")
 """The reward options (docs/rl.md): real points, points over the rules' forfeit score, or
 +1/-1 for the hand (for the game in game mode)."""
 
-_SEED_TOP: Final = 2**63
-
 
 def resolve_rules(rules: Rules | str) -> Rules:
     """A ``Rules`` value, a preset's name or a rules file (as ``--rules`` takes them)."""
@@ -40,6 +38,13 @@ def resolve_rules(rules: Rules | str) -> Rules:
     if isinstance(rules, str):
         return load_rules(rules)
     raise RulesError(f"rules must be a preset's name, a rules file or a Rules value, not {rules!r}")
+
+
+def hand_seeds(rng: np.random.Generator) -> list[int]:
+    """The two seats' random seeds of a hand: uniform ints below 2**63, the values
+    ``rng.integers(2**63, size=2)`` draws (the top 63 bits of two raw outputs), at a
+    third of its cost (the vectorised environment deals thousands a second)."""
+    return [v >> 1 for v in rng.bit_generator.random_raw(2).tolist()]
 
 
 def check_reward(reward: str) -> str:
@@ -79,7 +84,7 @@ class Table:
     def _deal(self, dealer: int, scores: tuple[int, int]) -> None:
         rng = self.rng
         deck = rng.permutation(52).tolist()
-        seeds = rng.integers(_SEED_TOP, size=2, dtype=np.int64).tolist()
+        seeds = hand_seeds(rng)
         self.hand = Hand(self.rules, deck, dealer, scores, (seeds[0], seeds[1]), checked=True)
 
     @property

@@ -33,10 +33,12 @@ FW: Final = kernel.FEATURE_WIDTH
 _M32: Final = 0xFFFFFFFF
 _S0: Final = N_PLANES * 52
 _BITS_AT: Final = np.arange(4)
+_DECK: Final = np.arange(52, dtype=np.int64)
 
 
 def _unpack(masks: np.ndarray, out: np.ndarray) -> None:
-    """Card masks (n, k) int64 as 0/1 rows of 52 k into ``out`` (n, 52 k), any dtype."""
+    """Card masks (n, k) int64 as 0/1 rows of 52 k into ``out`` (n, 52 k), any dtype;
+    ``out`` may be a column slice of a wider array (its rows are then reshaped in place)."""
     n, k = masks.shape
     bits = np.unpackbits(np.ascontiguousarray(masks).view(np.uint8), axis=1, bitorder="little")
     np.copyto(out.reshape(n, k, 52), bits.reshape(n, k, 64)[:, :, :52], casting="unsafe")
@@ -105,19 +107,24 @@ class KernelBatch:
         S, decks, rngs, choice = self.S, self.decks, self.rngs, self.seat_choice
         todo = list(which)
         while todo:
+            seats: list[int] = []
+            dealers: list[int] = []
+            seeds: list[int] = []
+            decks[todo] = _DECK  # shuffled in place: rng.permutation(52) is arange(52) shuffled
             for i in todo:
                 rng = rngs[i]
                 seat = int(rng.integers(2)) if choice is None else choice
-                dealer = int(rng.integers(2))
-                decks[i] = rng.permutation(52)
-                seed = hand_seeds(rng)[1 - seat]
-                row = S[i]
-                row[kernel.T_SEAT] = seat
-                row[kernel.T_DEALER] = dealer
-                row[kernel.T_ST_HI] = seed >> 32 & _M32
-                row[kernel.T_ST_LO] = seed & _M32
+                dealers.append(int(rng.integers(2)))
+                rng.shuffle(decks[i])
+                seeds.append(hand_seeds(rng)[1 - seat])
+                seats.append(seat)
+            opp = np.array(seeds, dtype=np.int64)
+            S[todo, kernel.T_SEAT] = seats
+            S[todo, kernel.T_DEALER] = dealers
+            S[todo, kernel.T_ST_HI] = opp >> 32
+            S[todo, kernel.T_ST_LO] = opp & _M32
             self._start(todo)
-            todo = [i for i in todo if S[i, kernel.T_PHASE] == kernel.PH_OVER]
+            todo = [i for i, p in zip(todo, S[todo, kernel.T_PHASE].tolist(), strict=True) if p == kernel.PH_OVER]
 
     def step(self, actions: np.ndarray) -> np.ndarray:
         """Every table's learner plays ``actions`` (int64; anything not legal now
@@ -132,9 +139,7 @@ class KernelBatch:
         int8, from the features ``F`` (default: every table's now)."""
         if F is None:
             F = self.F
-        planes = np.empty((len(F), _S0), dtype=np.float32)
-        _unpack(F[:, :N_PLANES], planes)
-        obs[:, :_S0] = planes
+        _unpack(F[:, :N_PLANES], obs[:, :_S0])
         phase = F[:, 8]
         sc = obs[:, _S0:OBS_SIZE]
         sc[:, 0] = phase == 1
@@ -148,9 +153,7 @@ class KernelBatch:
         sc[:, 8] = F[:, 14]
         sc[:, 9:] = 0.0  # scores: hand mode
         if mask is not None:
-            acts = np.empty((len(F), kernel.ACT_TAKE), dtype=np.int8)
-            _unpack(F[:, kernel.F_DISCARDS : kernel.F_KNOCKS + 1], acts)
-            mask[:, : kernel.ACT_TAKE] = acts
+            _unpack(F[:, kernel.F_DISCARDS : kernel.F_KNOCKS + 1], mask[:, : kernel.ACT_TAKE])
             mask[:, kernel.ACT_TAKE : N_ACTIONS] = (F[:, kernel.F_TAIL, None] >> _BITS_AT) & 1
 
     def results(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

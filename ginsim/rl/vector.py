@@ -94,6 +94,14 @@ class GinRummyVectorEnv(VectorEnv):  # type: ignore[misc]
     def _batch(self) -> dict[str, np.ndarray]:
         return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
 
+    def _kernel_batch(self, kb: KernelBatch) -> dict[str, np.ndarray]:
+        """The batch's observations now, in new arrays (a caller may keep the last)."""
+        n = self.num_envs
+        self._obs = np.empty((n, OBS_SIZE), dtype=np.float32)
+        self._mask = np.empty((n, N_ACTIONS), dtype=np.int8)
+        kb.observe(self._obs, self._mask)
+        return {"observation": self._obs, "action_mask": self._mask}
+
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -107,8 +115,7 @@ class GinRummyVectorEnv(VectorEnv):  # type: ignore[misc]
                 self.kernel.seed(seeds)
         if self.kernel is not None:
             self.kernel.deal(range(n))
-            self.kernel.observe(self._obs, self._mask)
-            return self._batch(), {}
+            return self._kernel_batch(self.kernel), {}
         for learner, rng in zip(self.learners, self._rngs, strict=True):
             learner.reset(rng)
         self._encode(range(n))
@@ -182,8 +189,7 @@ class GinRummyVectorEnv(VectorEnv):  # type: ignore[misc]
             infos["final_info"] = info
             infos["_final_info"] = terms.copy()
             kb.deal(done.tolist())
-        kb.observe(self._obs, self._mask)
-        return self._batch(), rewards, terms, np.zeros(n, dtype=bool), infos
+        return self._kernel_batch(kb), rewards, terms, np.zeros(n, dtype=bool), infos
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every table now (booleans, one row a table)."""

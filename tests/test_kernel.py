@@ -157,20 +157,18 @@ def _stepped_tables(rules, policy, compiled: bool, n: int, steps: int, seed: int
     )
     scratch = np.zeros(kernel.SCRATCH, np.int64)
 
-    def call(fn: str, extra: np.ndarray) -> None:
+    def call(fn: str, extra: np.ndarray, *tail: int) -> None:
         if jk is not None:
-            getattr(mod, fn)(*args, decks, S, piles, extra, F, scratch)
+            getattr(mod, fn)(*args, decks, S, piles, extra, F, scratch, *tail)
             return
-        lists = [S.tolist(), piles.tolist(), F.tolist()]
-        getattr(mod, fn)(*args, decks.tolist(), lists[0], lists[1], extra.tolist(), lists[2], scratch.tolist())
-        S[:], piles[:], F[:] = lists
+        lists = [decks.tolist(), S.tolist(), piles.tolist(), F.tolist()]
+        getattr(mod, fn)(*args, *lists[:3], extra.tolist(), lists[3], scratch.tolist(), *tail)
+        decks[:], S[:], piles[:], F[:] = lists
 
     def deal(which: np.ndarray) -> None:
         for i in which:
-            decks[52 * i : 52 * i + 52] = rng.permutation(52)
-            S[W * i + kernel.T_SEAT], S[W * i + kernel.T_DEALER] = rng.integers(2, size=2)
-            S[W * i + kernel.T_ST_HI], S[W * i + kernel.T_ST_LO] = rng.integers(2**32, size=2)
-        call("start_tables", which)
+            S[W * i + kernel.T_DST_HI], S[W * i + kernel.T_DST_LO] = rng.integers(2**32, size=2)
+        call("start_tables", which, int(rng.integers(-1, 2)))
 
     out = []
     deal(np.arange(n))
@@ -184,9 +182,9 @@ def _stepped_tables(rules, policy, compiled: bool, n: int, steps: int, seed: int
             legal = [c for c in range(52) if f[kernel.F_DISCARDS] >> c & 1]
             legal += [52 + c for c in range(52) if f[kernel.F_KNOCKS] >> c & 1]
             legal += [104 + k for k in range(4) if f[kernel.F_TAIL] >> k & 1]
-            acts[i] = rng.choice(legal) if legal and rng.random() > 0.002 else rng.integers(-2, 110)
+            acts[i] = rng.choice(legal) if legal and rng.random() > 0.01 else rng.integers(-2, 110)
         call("step_tables", acts)
-        out.append(S.tolist() + piles.tolist() + F.tolist())
+        out.append(S.tolist() + piles.tolist() + F.tolist() + decks.tolist())
     return out
 
 

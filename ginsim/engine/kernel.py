@@ -927,6 +927,8 @@ T_ST_LO: Final = 21
 T_CODE: Final = 22  # once over: the outcome code, the winner (-1: none), the points
 T_WINNER: Final = 23
 T_POINTS: Final = 24
+T_DST_HI: Final = 25  # the table's dealing stream: each deal's seat, dealer, deck, seeds
+T_DST_LO: Final = 26
 
 PH_OFFER: Final = 0
 PH_DRAW: Final = 1
@@ -954,8 +956,8 @@ _FULL: Final = (1 << 52) - 1
 
 
 def table_deal(facts: RuleFacts, decks: list[int], S: list[int], piles: list[int], i: int) -> None:
-    """Deal table ``i``'s hand from its deck (R08) to the first-turn offer (R09); the
-    caller has set its dealer, learner seat and the opponent's stream."""
+    """Deal table ``i``'s hand from its deck (R08) to the first-turn offer (R09); its
+    dealer, learner seat and the opponent's stream are set."""
     b = TABLE_WIDTH * i
     d0 = 52 * i
     dealer = S[b + T_DEALER]
@@ -1173,14 +1175,34 @@ def _table_advance(
 def start_tables(
     facts: RuleFacts, TB: tuple[int, ...], kinds: list[int], knock_at: list[int], chances: list[float],
     decks: list[int], S: list[int], piles: list[int], which: list[int], F: list[int], scratch: list[int],
+    seat_choice: int,
 ) -> None:  # fmt: skip
-    """Deal the tables ``which`` (``table_deal``) and play each to its learner's first
-    decision or the hand's end (the opponent may knock first); their features into ``F``."""
+    """Deal each table of ``which`` a new hand from its dealing stream (``T_DST_*``): the
+    learner's seat (drawn, unless ``seat_choice`` is 0 or 1), the dealer, the deck and the
+    seats' seeds (``deal_from_stream``); play it to its learner's first decision. A deal
+    the opponent ends before that (a knock on the first turn) is passed over for the
+    stream's next. Their features into ``F``."""
     st = [0, 0, 0, 0]
+    ds = [0, 0]
+    seeds = [0, 0]
     for j in range(len(which)):
         i = which[j]
-        table_deal(facts, decks, S, piles, i)
-        _table_advance(facts, TB, kinds, knock_at, chances, decks, S, piles, i, st, scratch)
+        b = TABLE_WIDTH * i
+        ds[0] = S[b + T_DST_HI]
+        ds[1] = S[b + T_DST_LO]
+        while True:
+            seat = below(ds, 0, 2) if seat_choice < 0 else seat_choice
+            S[b + T_SEAT] = seat
+            S[b + T_DEALER] = below(ds, 0, 2)
+            deal_from_stream(ds, 0, decks, 52 * i, seeds)
+            S[b + T_ST_HI] = seeds[1 - seat] >> 32
+            S[b + T_ST_LO] = seeds[1 - seat] & _M32
+            table_deal(facts, decks, S, piles, i)
+            _table_advance(facts, TB, kinds, knock_at, chances, decks, S, piles, i, st, scratch)
+            if S[b + T_PHASE] != PH_OVER:
+                break
+        S[b + T_DST_HI] = ds[0]
+        S[b + T_DST_LO] = ds[1]
         table_features(facts, TB, S, piles, i, F)
 
 
@@ -1213,3 +1235,30 @@ def step_tables(
             opp = 1 - S[b + T_SEAT]
             _table_over(S, b, FORFEIT, opp, forfeit_points(facts, S[b + T_MULT]))
         table_features(facts, TB, S, piles, i, F)
+
+
+# -- dealing from a stream (the environments' tables) ----------------------------------
+
+_SEED_HI: Final = (1 << 30) - 1
+
+
+def shuffle_deck(st: list[int], i: int, decks: list[int], d0: int) -> None:
+    """A uniformly shuffled deck into ``decks[d0:d0+52]`` (top first) from stream ``i``:
+    Fisher-Yates from the bottom, one ``below`` draw a card."""
+    for k in range(52):
+        decks[d0 + k] = k
+    for k in range(51, 0, -1):
+        j = below(st, i, k + 1)
+        c = decks[d0 + k]
+        decks[d0 + k] = decks[d0 + j]
+        decks[d0 + j] = c
+
+
+def deal_from_stream(st: list[int], i: int, decks: list[int], d0: int, seeds: list[int]) -> None:
+    """A hand's deck (``shuffle_deck``) and the two seats' random seeds (62 bits each,
+    into ``seeds[0]``, ``seeds[1]``) from stream ``i``; the dealer is drawn before it
+    (``below(st, i, 2)``), and a learner's seat before that when it is drawn."""
+    shuffle_deck(st, i, decks, d0)
+    for s in range(2):
+        hi, lo = next64(st, i)
+        seeds[s] = (hi & _SEED_HI) << 32 | lo

@@ -9,9 +9,10 @@ actions), which this module turns into observations and masks with whole-array N
 operations. The kernel runs as numba compiled it when numba is installed
 (``fastjit.jitted``), else in its mypyc form over lists.
 
-Deals come from each table's own NumPy generator, drawn exactly as ``Learner.reset`` and
-``Table`` draw them (the learner's seat, the dealer, the deck, the seats' seeds), so
-table ``i`` plays as ``GinRummyEnv`` reset with the same generator.
+Each episode takes one draw of the table's own NumPy generator, which keys the table's
+dealing stream in the kernel (the learner's seat, the dealer, the deck and the seats'
+seeds of each deal), exactly as ``Learner.reset`` keys a ``Table``'s, so table ``i`` plays
+as ``GinRummyEnv`` reset with the same generator.
 """
 
 from __future__ import annotations
@@ -26,14 +27,12 @@ from ginsim.engine.melds import tables_for
 from ginsim.engine.policy import FastPolicy
 from ginsim.engine.rules import Rules, rule_facts
 from ginsim.rl.encoding import N_ACTIONS, N_PLANES, OBS_SIZE, TURN_SCALE
-from ginsim.rl.table import hand_seeds
 
 W: Final = kernel.TABLE_WIDTH
 FW: Final = kernel.FEATURE_WIDTH
 _M32: Final = 0xFFFFFFFF
 _S0: Final = N_PLANES * 52
 _BITS_AT: Final = np.arange(4)
-_DECK: Final = np.arange(52, dtype=np.int64)
 
 
 def _unpack(masks: np.ndarray, out: np.ndarray) -> None:
@@ -58,6 +57,7 @@ class KernelBatch:
         kinds = [policy.kind, policy.kind]
         knock_at = [policy.knock_at, policy.knock_at]
         chances = [policy.take_chance, policy.knock_chance] * 2
+        choice = -1 if seat is None else seat
         jit = fastjit.jitted()
         self._start: Callable[[Sequence[int]], None]
         self._step: Callable[[np.ndarray], None]
@@ -71,29 +71,33 @@ class KernelBatch:
             flat = (self.decks.reshape(-1), self.S.reshape(-1), self.piles.reshape(-1))
 
             def start(which: Sequence[int]) -> None:
-                jit.start_tables(*args, *flat, np.asarray(which, dtype=np.int64), self.F.reshape(-1), scratch)
+                jit.start_tables(*args, *flat, np.asarray(which, dtype=np.int64), self.F.reshape(-1), scratch, choice)
 
             def step(actions: np.ndarray) -> None:
                 jit.step_tables(*args, *flat, actions, self.F.reshape(-1), scratch)
 
         else:
             lists = (rule_facts(rules), tables_for(rules.max_run_length).flat, kinds, knock_at, chances)
-            start, step = self._mypyc(lists)
+            start, step = self._mypyc(lists, choice)
         self._start = start
         self._step = step
 
-    def _mypyc(self, args: tuple[Any, ...]) -> tuple[Callable[[Sequence[int]], None], Callable[[np.ndarray], None]]:
+    def _mypyc(
+        self, args: tuple[Any, ...], choice: int
+    ) -> tuple[Callable[[Sequence[int]], None], Callable[[np.ndarray], None]]:
         """The kernel's mypyc form over lists (when numba is not installed)."""
         scratch = [0] * kernel.SCRATCH
 
-        def call(fn: Callable[..., None], extra: list[int]) -> None:
+        def call(fn: Callable[..., None], extra: list[int], *tail: int) -> None:
             S, piles, F = self.S.reshape(-1).tolist(), self.piles.reshape(-1).tolist(), self.F.reshape(-1).tolist()
-            fn(*args, self.decks.reshape(-1).tolist(), S, piles, extra, F, scratch)
+            decks = self.decks.reshape(-1).tolist()
+            fn(*args, decks, S, piles, extra, F, scratch, *tail)
+            self.decks[:] = np.array(decks, dtype=np.int64).reshape(self.n, 52)
             self.S[:] = np.array(S, dtype=np.int64).reshape(self.n, W)
             self.piles[:] = np.array(piles, dtype=np.int64).reshape(self.n, 52)
             self.F[:] = np.array(F, dtype=np.int64).reshape(self.n, FW)
 
-        return (lambda which: call(kernel.start_tables, list(which))), (
+        return (lambda which: call(kernel.start_tables, list(which), choice)), (
             lambda actions: call(kernel.step_tables, actions.tolist())
         )
 
@@ -102,29 +106,15 @@ class KernelBatch:
         self.rngs = [np.random.default_rng(s) for s in seeds]
 
     def deal(self, which: Sequence[int]) -> None:
-        """A new hand at each table of ``which``, played to its learner's first decision;
-        a deal the opponent ends before that is passed over (as ``Learner.reset`` does)."""
-        S, decks, rngs, choice = self.S, self.decks, self.rngs, self.seat_choice
-        todo = list(which)
-        while todo:
-            seats: list[int] = []
-            dealers: list[int] = []
-            seeds: list[int] = []
-            decks[todo] = _DECK  # shuffled in place: rng.permutation(52) is arange(52) shuffled
-            for i in todo:
-                rng = rngs[i]
-                seat = int(rng.integers(2)) if choice is None else choice
-                dealers.append(int(rng.integers(2)))
-                rng.shuffle(decks[i])
-                seeds.append(hand_seeds(rng)[1 - seat])
-                seats.append(seat)
-            opp = np.array(seeds, dtype=np.int64)
-            S[todo, kernel.T_SEAT] = seats
-            S[todo, kernel.T_DEALER] = dealers
-            S[todo, kernel.T_ST_HI] = opp >> 32
-            S[todo, kernel.T_ST_LO] = opp & _M32
-            self._start(todo)
-            todo = [i for i, p in zip(todo, S[todo, kernel.T_PHASE].tolist(), strict=True) if p == kernel.PH_OVER]
+        """A new episode at each table of ``which``: one draw of the table's generator
+        keys its dealing stream (as ``Learner.reset`` keys a ``Table``'s), from which the
+        kernel deals, passing over a deal the opponent ends before the learner's first
+        decision."""
+        rows = list(which)
+        keys = np.array([self.rngs[i].bit_generator.random_raw() for i in rows], dtype=np.uint64)
+        self.S[rows, kernel.T_DST_HI] = (keys >> np.uint64(32)).astype(np.int64)
+        self.S[rows, kernel.T_DST_LO] = (keys & np.uint64(_M32)).astype(np.int64)
+        self._start(rows)
 
     def step(self, actions: np.ndarray) -> np.ndarray:
         """Every table's learner plays ``actions`` (int64; anything not legal now

@@ -745,6 +745,31 @@ def deal(decks: list[int], d0: int) -> tuple[int, int]:
     return h_nd, h_d
 
 
+def stock_done(next_stock: int, turn: int) -> bool:
+    """Whether a turn that ended without a knock ends the hand as a draw: the stock is
+    down to two (R23: ``next_stock`` is the deck index of its top) or the hand has run
+    ``MAX_TURNS`` turns."""
+    return next_stock >= 50 or turn >= MAX_TURNS
+
+
+def hand_end(
+    facts: RuleFacts, TB: tuple[int, ...], k: int, big: bool, kh: int, dh: int, mult: int, scratch: list[int]
+) -> tuple[int, int, int, int, int, int, int, int]:
+    """The end of a hand that seat ``k`` (holding ``kh``) knocked or, with ``big``, went
+    big gin on (R22), the defender holding ``dh``: the knocker shows ``best_melds`` (into
+    ``scratch[0:nm]``, the lay-off search after them), the defender lays off optimally
+    (none after gin or big gin) and the hand is scored (``showdown``, ``score``).
+    (code, winner, points, the knocker's deadwood, the defender's before and after its
+    lay-offs, the cards laid off, nm)."""
+    nm, kd = best_melds(TB, kh, scratch, 0)
+    before = deadwood(TB, dh)
+    if big:
+        code, winner, points = score(facts, k, 0, before, before, True, mult)
+        return code, winner, points, 0, before, before, 0, nm
+    code, winner, points, after, laid = showdown(facts, TB, k, kd, dh, scratch, 0, nm, before, mult)
+    return code, winner, points, kd, before, after, laid, nm
+
+
 def play_hand(
     facts: RuleFacts,
     TB: tuple[int, ...],
@@ -808,7 +833,7 @@ def play_hand(
         if knock:
             end = KNOCK
             break
-        if next_stock >= 50 or turn >= MAX_TURNS:
+        if stock_done(next_stock, turn):
             break
         seat = 1 - seat
         turn += 1
@@ -837,16 +862,10 @@ def play_hand(
         knocker = seat
         kh = h0 if seat == 0 else h1
         dh = h1 if seat == 0 else h0
-        nm, kd = best_melds(TB, kh, scratch, 0)
+        big = end == BIG_GIN
+        code, winner, points, kd, before, after, laid, nm = hand_end(facts, TB, seat, big, kh, dh, mult, scratch)
         for j in range(nm):
             out[o + 15 + j] = scratch[j]
-        before = deadwood(TB, dh)
-        if end == BIG_GIN:
-            kd = 0
-            after = before
-            code, winner, points = score(facts, seat, 0, before, before, True, mult)
-        else:
-            code, winner, points, after, laid = showdown(facts, TB, seat, kd, dh, scratch, 0, nm, before, mult)
     out[o] = code
     out[o + 1] = dealer
     out[o + 2] = knocker
@@ -1040,9 +1059,10 @@ def table_move(
             S[b + T_LDRAWN] = card
             S[b + T_LFROM] = 0
         return
+    dh = S[b + T_H0 + 1 - seat]
     if a == ACT_BIG_GIN:
-        dd = deadwood(TB, S[b + T_H0 + 1 - seat])
-        code, winner, points = score(facts, seat, 0, dd, dd, True, S[b + T_MULT])
+        kh = S[b + T_H0 + seat]
+        code, winner, points, _, _, _, _, _ = hand_end(facts, TB, seat, True, kh, dh, S[b + T_MULT], scratch)
         _table_over(S, b, code, winner, points)
         return
     c = a - ACT_KNOCK if a >= ACT_KNOCK else a
@@ -1056,13 +1076,10 @@ def table_move(
         S[b + T_DISCARDS] |= bit
         S[b + T_KNOWN] &= ~bit
     if a >= ACT_KNOCK:
-        nm, kd = best_melds(TB, held, scratch, 0)
-        dh = S[b + T_H0 + 1 - seat]
-        before = deadwood(TB, dh)
-        code, winner, points, _, _ = showdown(facts, TB, seat, kd, dh, scratch, 0, nm, before, S[b + T_MULT])
+        code, winner, points, _, _, _, _, _ = hand_end(facts, TB, seat, False, held, dh, S[b + T_MULT], scratch)
         _table_over(S, b, code, winner, points)
         return
-    if S[b + T_NEXT] >= 50 or S[b + T_TURN] >= MAX_TURNS:
+    if stock_done(S[b + T_NEXT], S[b + T_TURN]):
         _table_over(S, b, DRAWN, -1, 0)
         return
     S[b + T_MOVER] = 1 - seat

@@ -131,3 +131,88 @@ def test_score_follows_the_rules() -> None:
     assert kernel.score(f, 0, 8, 30, 3, False, 2) == (kernel.UNDERCUT, 1, 30)
     no_tie = rule_facts(Rules(undercut_on_tie=False))
     assert kernel.score(no_tie, 0, 8, 30, 8, False, 1) == (kernel.KNOCK, -1, 0)
+
+
+def _stepped_tables(rules, policy, compiled: bool, n: int, steps: int, seed: int) -> list[list[int]]:  # type: ignore[no-untyped-def]
+    """``n`` tables dealt from seeded decks and stepped ``steps`` times by random
+    actions (mostly legal, now and then one that is not), in the mypyc form over lists or
+    the numba form over arrays; the state, piles and features after every step."""
+    from ginsim.engine.rules import rule_facts
+
+    rng = np.random.default_rng(seed)
+    W, FW = kernel.TABLE_WIDTH, kernel.FEATURE_WIDTH
+    jk = None if compiled else fastjit.jitted()
+    kinds, knock_at = [policy[0]] * 2, [policy[1]] * 2
+    chances = [policy[2], policy[3]] * 2
+    if jk is None:
+        args: tuple = (rule_facts(rules), tables_for(rules.max_run_length).flat, kinds, knock_at, chances)
+        mod: object = kernel
+    else:
+        args = (fastjit.facts_array(rules), fastjit.tables_array(rules.max_run_length),
+                np.array(kinds), np.array(knock_at), np.array(chances, dtype=np.float64))  # fmt: skip
+        mod = jk
+    S, decks, piles, F = (
+        np.zeros(n * W, np.int64),
+        np.zeros(n * 52, np.int64),
+        np.zeros(n * 52, np.int64),
+        np.zeros(n * FW, np.int64),
+    )
+    scratch = np.zeros(kernel.SCRATCH, np.int64)
+
+    def call(fn: str, extra: np.ndarray, *tail: int) -> None:
+        if jk is not None:
+            getattr(mod, fn)(*args, decks, S, piles, extra, F, scratch, *tail)
+            return
+        lists = [decks.tolist(), S.tolist(), piles.tolist(), F.tolist()]
+        getattr(mod, fn)(*args, *lists[:3], extra.tolist(), lists[3], scratch.tolist(), *tail)
+        decks[:], S[:], piles[:], F[:] = lists
+
+    def deal(which: np.ndarray) -> None:
+        for i in which:
+            S[W * i + kernel.T_DST_HI], S[W * i + kernel.T_DST_LO] = rng.integers(2**32, size=2)
+        call("start_tables", which, int(rng.integers(-1, 2)))
+
+    out = []
+    deal(np.arange(n))
+    for _ in range(steps):
+        over = np.flatnonzero(S.reshape(n, W)[:, kernel.T_PHASE] == kernel.PH_OVER)
+        if len(over):
+            deal(over)
+        acts = np.empty(n, np.int64)
+        for i in range(n):
+            f = F[FW * i : FW * i + FW]
+            legal = [c for c in range(52) if f[kernel.F_DISCARDS] >> c & 1]
+            legal += [52 + c for c in range(52) if f[kernel.F_KNOCKS] >> c & 1]
+            legal += [104 + k for k in range(4) if f[kernel.F_TAIL] >> k & 1]
+            acts[i] = rng.choice(legal) if legal and rng.random() > 0.01 else rng.integers(-2, 110)
+        call("step_tables", acts)
+        out.append(S.tolist() + piles.tolist() + F.tolist() + decks.tolist())
+    return out
+
+
+@needs_numba
+@pytest.mark.parametrize(
+    "variant", ["default", "big gin", "oklahoma", "discard of the drawn upcard", "max_run_length 3"]
+)
+def test_numba_and_engine_step_tables_alike(variant: str) -> None:
+    """The tables the vectorised environment steps (``start_tables``, ``step_tables``):
+    numba's form and the engine's give the same states, piles and features, step by
+    step, against ``simple``-like and ``random`` policies."""
+    from ginsim.engine.rules import Rules
+
+    rules = {
+        "default": Rules(),
+        "big gin": Rules(big_gin_bonus=31),
+        "oklahoma": Rules(oklahoma=True, oklahoma_spades=True),
+        "discard of the drawn upcard": Rules(allow_discard_of_drawn_upcard=True),
+        "max_run_length 3": Rules(max_run_length=3),
+    }[variant]
+    codes: set[int] = set()
+    for k, policy in enumerate(((kernel.SIMPLE, 8, 0.5, 0.5), (kernel.RANDOM, 0, 0.3, 0.6))):
+        a = _stepped_tables(rules, policy, True, 24, 60, seed=k + len(variant))
+        b = _stepped_tables(rules, policy, False, 24, 60, seed=k + len(variant))
+        assert a == b
+        W = kernel.TABLE_WIDTH
+        codes |= {s[W * i + kernel.T_CODE] for s in a for i in range(24)}
+    assert {kernel.KNOCK, kernel.GIN, kernel.DRAWN, kernel.FORFEIT} & codes  # hands end, some by each way
+    assert kernel.FORFEIT in codes

@@ -8,10 +8,44 @@ import pytest
 gymnasium = pytest.importorskip("gymnasium")
 
 from ginsim.engine.cards import parse_cards, to_mask  # noqa: E402
+from ginsim.engine.rules import Rules  # noqa: E402
 from ginsim.rl import crossplay  # noqa: E402
 from ginsim.rl.encoding import BIG_GIN, DRAW_STOCK, KNOCK_BASE, PASS, TAKE  # noqa: E402
 from ginsim.rl.single import GinRummyEnv  # noqa: E402
 from ginsim.rl.vector import GinRummyVectorEnv, make_vector  # noqa: E402
+
+
+def _same_as_singles(vec, singles, steps: int, seed: int, illegal: float = 0.0) -> int:  # type: ignore[no-untyped-def]
+    """Step ``vec`` and its single-agent twins with the same random actions (legal but
+    for a share ``illegal`` of them); every observation, mask, reward and end agrees.
+    How many episodes ended."""
+    n = len(singles)
+    obs, _ = vec.reset(seed=seed)
+    sobs = [e.reset(seed=seed + i)[0] for i, e in enumerate(singles)]
+    rng = np.random.default_rng(1)
+    ended = 0
+    for _ in range(steps):
+        assert obs["action_mask"].any(axis=1).all()  # never an empty mask, even at auto-reset
+        for i in range(n):
+            assert np.array_equal(obs["observation"][i], sobs[i]["observation"])
+            assert np.array_equal(obs["action_mask"][i], sobs[i]["action_mask"])
+        acts = [int(rng.choice(np.flatnonzero(obs["action_mask"][i]))) for i in range(n)]
+        acts = [int(rng.integers(-1, 110)) if rng.random() < illegal else a for a in acts]
+        obs, rewards, terms, truncs, infos = vec.step(np.array(acts))
+        for i in range(n):
+            o, r, t, tr, info = singles[i].step(acts[i])
+            assert (r, t, tr) == (rewards[i], terms[i], truncs[i])
+            if t or tr:
+                ended += 1
+                assert infos["_final_obs"][i]
+                if isinstance(vec, GinRummyVectorEnv):
+                    assert not infos["final_obs"]["action_mask"][i].any()
+                    assert np.array_equal(infos["final_obs"]["observation"][i], o["observation"])
+                    for key in ("outcome", "winner", "points", "seat"):
+                        assert infos["final_info"][key][i] == info[key], key
+                o, _ = singles[i].reset()
+            sobs[i] = o
+    return ended
 
 
 @pytest.mark.parametrize("opponent", ["simple", "random", "threshold:knock_at=4", "aware"])
@@ -19,29 +53,35 @@ def test_vector_equals_single_for_the_same_seeds(opponent: str) -> None:
     n = 3
     vec = make_vector(n, opponent)
     assert isinstance(vec, GinRummyVectorEnv) == (opponent != "aware")
-    obs, _ = vec.reset(seed=10)
     singles = [GinRummyEnv(opponent) for _ in range(n)]
-    sobs = [e.reset(seed=10 + i)[0] for i, e in enumerate(singles)]
-    rng = np.random.default_rng(1)
-    ended = 0
-    for _ in range(150 if opponent != "aware" else 40):
-        assert obs["action_mask"].any(axis=1).all()  # never an empty mask, even at auto-reset
-        for i in range(n):
-            assert np.array_equal(obs["observation"][i], sobs[i]["observation"])
-            assert np.array_equal(obs["action_mask"][i], sobs[i]["action_mask"])
-        acts = [int(rng.choice(np.flatnonzero(obs["action_mask"][i]))) for i in range(n)]
-        obs, rewards, terms, truncs, infos = vec.step(np.array(acts))
-        for i in range(n):
-            o, r, t, tr, _ = singles[i].step(acts[i])
-            assert (r, t, tr) == (rewards[i], terms[i], truncs[i])
-            if t or tr:
-                ended += 1
-                assert infos["_final_obs"][i]
-                if isinstance(vec, GinRummyVectorEnv):
-                    assert not infos["final_obs"]["action_mask"][i].any()
-                o, _ = singles[i].reset()
-            sobs[i] = o
-    assert ended > 0
+    assert _same_as_singles(vec, singles, 150 if opponent != "aware" else 40, seed=10) > 0
+
+
+VARIANTS = {
+    "big gin, scaled": ({"rules": Rules(big_gin_bonus=31), "reward": "scaled"}, "simple"),
+    "oklahoma, seat 1": ({"rules": Rules(oklahoma=True, oklahoma_spades=True), "seat": 1}, "random"),
+    "upcard back, win": ({"rules": Rules(allow_discard_of_drawn_upcard=True), "reward": "win"}, "threshold:knock_at=2"),
+    "eaai, seat 0": ({"rules": "eaai", "seat": 0}, "random:take_chance=0.9,knock_chance=0.9"),
+}
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+@pytest.mark.parametrize("engine", ["numba", "mypyc"])
+def test_vector_equals_single_under_every_variant(variant: str, engine: str, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The kernel's tables (numba's form, or mypyc's when numba is absent) play as the
+    engine's ``Hand`` does: rules variants, a fixed seat, the reward options, and
+    illegal actions (a forfeit) now and then."""
+    from ginsim.engine import fastjit
+
+    if engine == "mypyc":
+        monkeypatch.setattr(fastjit, "jitted", lambda: None)
+    elif not fastjit.installed():
+        pytest.skip("numba is not installed")
+    kwargs, opponent = VARIANTS[variant]
+    n = 4
+    vec = GinRummyVectorEnv(n, opponent, **kwargs)
+    singles = [GinRummyEnv(opponent, **kwargs) for _ in range(n)]
+    assert _same_as_singles(vec, singles, 120, seed=40, illegal=0.01) > 0
 
 
 def test_vector_refuses_what_it_cannot_play() -> None:

@@ -58,6 +58,12 @@ def _kernel() -> types.ModuleType | None:
     return module
 
 
+def jitted() -> types.ModuleType | None:
+    """The kernel as numba compiled it (every function of ``kernel.py``, taking int64
+    arrays for its lists and tuples), or None when numba is not installed."""
+    return _kernel()
+
+
 def installed() -> bool:
     """Whether numba and the kernel's source load in this process: the worker's check."""
     return _kernel() is not None
@@ -84,13 +90,13 @@ def status() -> str:
 
 
 @cache
-def _tables(max_run_length: int | None) -> np.ndarray:
-    """The flat meld tables as an int64 array."""
+def tables_array(max_run_length: int | None) -> np.ndarray:
+    """The flat meld tables as an int64 array (the jitted kernel's ``TB``)."""
     return np.asarray(tables_for(max_run_length).flat, dtype=np.int64)
 
 
-def _facts(rules: Rules) -> Any:
-    """The rule facts with their per-upcard tuples as arrays."""
+def facts_array(rules: Rules) -> Any:
+    """The rule facts with their per-upcard tuples as arrays (the jitted kernel's ``facts``)."""
     f = rule_facts(rules)
     return f._replace(limits=np.asarray(f.limits, dtype=np.int64), mults=np.asarray(f.mults, dtype=np.int64))
 
@@ -120,7 +126,7 @@ def jit_rows(
         seeds[:, 2 * j + 1] = (u & np.uint64(0xFFFFFFFF)).astype(np.int64)
     out = np.empty(n * ROW_WIDTH, dtype=np.int64)
     k.play_rows(
-        _facts(rules), _tables(rules.max_run_length), kinds, knock_at, chances,
+        facts_array(rules), tables_array(rules.max_run_length), kinds, knock_at, chances,
         np.ascontiguousarray(decks, dtype=np.int64).reshape(n * 52),
         np.ascontiguousarray(dealers, dtype=np.int64),
         seeds.reshape(n * 4), out, np.zeros(_compiled_kernel.SCRATCH, dtype=np.int64),

@@ -745,6 +745,31 @@ def deal(decks: list[int], d0: int) -> tuple[int, int]:
     return h_nd, h_d
 
 
+def stock_done(next_stock: int, turn: int) -> bool:
+    """Whether a turn that ended without a knock ends the hand as a draw: the stock is
+    down to two (R23: ``next_stock`` is the deck index of its top) or the hand has run
+    ``MAX_TURNS`` turns."""
+    return next_stock >= 50 or turn >= MAX_TURNS
+
+
+def hand_end(
+    facts: RuleFacts, TB: tuple[int, ...], k: int, big: bool, kh: int, dh: int, mult: int, scratch: list[int]
+) -> tuple[int, int, int, int, int, int, int, int]:
+    """The end of a hand that seat ``k`` (holding ``kh``) knocked or, with ``big``, went
+    big gin on (R22), the defender holding ``dh``: the knocker shows ``best_melds`` (into
+    ``scratch[0:nm]``, the lay-off search after them), the defender lays off optimally
+    (none after gin or big gin) and the hand is scored (``showdown``, ``score``).
+    (code, winner, points, the knocker's deadwood, the defender's before and after its
+    lay-offs, the cards laid off, nm)."""
+    nm, kd = best_melds(TB, kh, scratch, 0)
+    before = deadwood(TB, dh)
+    if big:
+        code, winner, points = score(facts, k, 0, before, before, True, mult)
+        return code, winner, points, 0, before, before, 0, nm
+    code, winner, points, after, laid = showdown(facts, TB, k, kd, dh, scratch, 0, nm, before, mult)
+    return code, winner, points, kd, before, after, laid, nm
+
+
 def play_hand(
     facts: RuleFacts,
     TB: tuple[int, ...],
@@ -808,7 +833,7 @@ def play_hand(
         if knock:
             end = KNOCK
             break
-        if next_stock >= 50 or turn >= MAX_TURNS:
+        if stock_done(next_stock, turn):
             break
         seat = 1 - seat
         turn += 1
@@ -837,16 +862,10 @@ def play_hand(
         knocker = seat
         kh = h0 if seat == 0 else h1
         dh = h1 if seat == 0 else h0
-        nm, kd = best_melds(TB, kh, scratch, 0)
+        big = end == BIG_GIN
+        code, winner, points, kd, before, after, laid, nm = hand_end(facts, TB, seat, big, kh, dh, mult, scratch)
         for j in range(nm):
             out[o + 15 + j] = scratch[j]
-        before = deadwood(TB, dh)
-        if end == BIG_GIN:
-            kd = 0
-            after = before
-            code, winner, points = score(facts, seat, 0, before, before, True, mult)
-        else:
-            code, winner, points, after, laid = showdown(facts, TB, seat, kd, dh, scratch, 0, nm, before, mult)
     out[o] = code
     out[o + 1] = dealer
     out[o + 2] = knocker
@@ -890,3 +909,373 @@ def play_rows(
             facts, TB, kinds, knock_at, chances, decks, 52 * n, dealers[n], st, out, ROW_WIDTH * n,
             scratch,
         )  # fmt: skip
+
+
+# -- tables stepped decision by decision (the vectorised environment) --------------------
+#
+# A batch of tables, each a learner's seat against a built-in policy, held in flat int
+# arrays so that a whole batch steps in one call. ``TABLE_WIDTH`` ints a table in ``S``
+# (the ``T_*`` offsets), its deck at ``decks[52 i:]``, its discard pile (bottom first) at
+# ``piles[52 i:]``. The moves are the engine's (``hand.Hand``: the same deal, offer,
+# draw, take, discard, knock, showdown and score); the opponent decides as ``play_hand``
+# lets a policy decide; the learner's view (R13) is kept beside the hand: what the
+# opponent took and still holds, passed on, discarded, and the card the learner drew.
+
+TABLE_WIDTH: Final = 28
+T_PHASE: Final = 0  # PH_*
+T_MOVER: Final = 1  # the seat to move
+T_DEALER: Final = 2
+T_SEAT: Final = 3  # the learner's seat
+T_H0: Final = 4  # seat 0's hand; seat 1's at T_H0 + 1
+T_NEXT: Final = 6  # the deck index of the top of the stock
+T_TURN: Final = 7
+T_DRAWN: Final = 8  # the mover's card drawn or taken this turn, -1 for none
+T_FROM_PILE: Final = 9  # 1 when it came from the pile
+T_PASSES: Final = 10  # first-turn offers passed
+T_LIMIT: Final = 11  # this hand's knock limit (R14, R29)
+T_MULT: Final = 12  # this hand's score multiplier (R30)
+T_PILE_N: Final = 13  # cards in the discard pile
+T_PILE: Final = 14  # the discard pile as a mask
+T_KNOWN: Final = 15  # the learner's view: cards the opponent took and still holds
+T_PASSED: Final = 16  # ... upcards the opponent passed on or left on the pile
+T_DISCARDS: Final = 17  # ... cards the opponent discarded
+T_LDRAWN: Final = 18  # ... the card the learner drew this turn, -1 for none
+T_LFROM: Final = 19  # ... 1 when it came from the pile
+T_ST_HI: Final = 20  # the opponent's random stream (its state's halves)
+T_ST_LO: Final = 21
+T_CODE: Final = 22  # once over: the outcome code, the winner (-1: none), the points
+T_WINNER: Final = 23
+T_POINTS: Final = 24
+T_DST_HI: Final = 25  # the table's dealing stream: each deal's seat, dealer, deck, seeds
+T_DST_LO: Final = 26
+
+PH_OFFER: Final = 0
+PH_DRAW: Final = 1
+PH_DISCARD: Final = 2
+PH_OVER: Final = 3
+
+ACT_KNOCK: Final = 52
+"""Action ids (``ginsim.rl.encoding``): 0-51 discard, 52-103 discard and knock."""
+ACT_TAKE: Final = 104
+ACT_DRAW: Final = 105
+ACT_PASS: Final = 106
+ACT_BIG_GIN: Final = 107
+N_ACTS: Final = 108
+
+FEATURE_WIDTH: Final = 18
+"""Ints a table written by ``table_features``: the learner's eight observation planes as
+masks (hand, upcard, pile below it, opponent known, passed, discarded, unseen, drawn),
+the phase it decides in (0 when not to move, 1 offer, 2 draw, 3 discard), to move, the
+stock size, the knock limit, the turn, dealer, drawn from the pile; then its legal
+actions: discards, knocks (masks) and bits for take, draw, pass and big gin."""
+F_DISCARDS: Final = 15
+F_KNOCKS: Final = 16
+F_TAIL: Final = 17
+_FULL: Final = (1 << 52) - 1
+
+
+def table_deal(facts: RuleFacts, decks: list[int], S: list[int], piles: list[int], i: int) -> None:
+    """Deal table ``i``'s hand from its deck (R08) to the first-turn offer (R09); its
+    dealer, learner seat and the opponent's stream are set."""
+    b = TABLE_WIDTH * i
+    d0 = 52 * i
+    dealer = S[b + T_DEALER]
+    h_nd, h_d = deal(decks, d0)
+    S[b + T_H0] = h_d if dealer == 0 else h_nd
+    S[b + T_H0 + 1] = h_nd if dealer == 0 else h_d
+    up = decks[d0 + 20]
+    S[b + T_LIMIT] = facts.limits[up]
+    S[b + T_MULT] = facts.mults[up]
+    piles[d0] = up
+    S[b + T_PILE_N] = 1
+    S[b + T_PILE] = 1 << up
+    S[b + T_NEXT] = 21
+    S[b + T_TURN] = 1
+    S[b + T_PHASE] = PH_OFFER
+    S[b + T_MOVER] = 1 - dealer
+    S[b + T_DRAWN] = -1
+    S[b + T_LDRAWN] = -1
+    for j in (T_FROM_PILE, T_PASSES, T_KNOWN, T_PASSED, T_DISCARDS, T_LFROM, T_POINTS):
+        S[b + j] = 0
+    S[b + T_CODE] = -1
+    S[b + T_WINNER] = -1
+
+
+def _table_over(S: list[int], b: int, code: int, winner: int, points: int) -> None:
+    S[b + T_PHASE] = PH_OVER
+    S[b + T_CODE] = code
+    S[b + T_WINNER] = winner
+    S[b + T_POINTS] = points
+
+
+def table_move(
+    facts: RuleFacts, TB: tuple[int, ...], decks: list[int], S: list[int], piles: list[int], i: int, a: int,
+    scratch: list[int],
+) -> None:  # fmt: skip
+    """Table ``i``'s mover plays the legal action ``a``, as ``Hand`` plays it: take (R10),
+    pass (R09: both pass and the non-dealer draws), draw, big gin (R22), discard (R11,
+    R12) and knock, then the showdown with the knocker's ``best_melds`` and optimal
+    lay-offs (R16-R21), or a draw at a stock of two or at ``MAX_TURNS`` (R23)."""
+    b = TABLE_WIDTH * i
+    p0 = 52 * i
+    seat = S[b + T_MOVER]
+    me = S[b + T_SEAT]
+    n = S[b + T_PILE_N]
+    if a == ACT_TAKE:
+        card = piles[p0 + n - 1]
+        bit = 1 << card
+        S[b + T_PILE_N] = n - 1
+        S[b + T_PILE] &= ~bit
+        S[b + T_H0 + seat] |= bit
+        S[b + T_DRAWN] = card
+        S[b + T_FROM_PILE] = 1
+        S[b + T_PHASE] = PH_DISCARD
+        if seat == me:
+            S[b + T_LDRAWN] = card
+            S[b + T_LFROM] = 1
+        else:
+            S[b + T_KNOWN] |= bit
+        return
+    if a == ACT_PASS:
+        if seat != me:
+            S[b + T_PASSED] |= 1 << piles[p0 + n - 1]
+        S[b + T_PASSES] += 1
+        if S[b + T_PASSES] == 1:
+            S[b + T_MOVER] = 1 - seat
+            return
+        seat = 1 - S[b + T_DEALER]  # both passed: the non-dealer draws
+        S[b + T_MOVER] = seat
+        a = ACT_DRAW
+    if a == ACT_DRAW:
+        if seat != me and n:
+            S[b + T_PASSED] |= 1 << piles[p0 + n - 1]
+        k = S[b + T_NEXT]
+        card = decks[p0 + k]
+        S[b + T_NEXT] = k + 1
+        S[b + T_H0 + seat] |= 1 << card
+        S[b + T_DRAWN] = card
+        S[b + T_PHASE] = PH_DISCARD
+        if seat == me:
+            S[b + T_LDRAWN] = card
+            S[b + T_LFROM] = 0
+        return
+    dh = S[b + T_H0 + 1 - seat]
+    if a == ACT_BIG_GIN:
+        kh = S[b + T_H0 + seat]
+        code, winner, points, _, _, _, _, _ = hand_end(facts, TB, seat, True, kh, dh, S[b + T_MULT], scratch)
+        _table_over(S, b, code, winner, points)
+        return
+    c = a - ACT_KNOCK if a >= ACT_KNOCK else a
+    bit = 1 << c
+    held = S[b + T_H0 + seat] & ~bit
+    S[b + T_H0 + seat] = held
+    piles[p0 + n] = c
+    S[b + T_PILE_N] = n + 1
+    S[b + T_PILE] |= bit
+    if seat != me:
+        S[b + T_DISCARDS] |= bit
+        S[b + T_KNOWN] &= ~bit
+    if a >= ACT_KNOCK:
+        code, winner, points, _, _, _, _, _ = hand_end(facts, TB, seat, False, held, dh, S[b + T_MULT], scratch)
+        _table_over(S, b, code, winner, points)
+        return
+    if stock_done(S[b + T_NEXT], S[b + T_TURN]):
+        _table_over(S, b, DRAWN, -1, 0)
+        return
+    S[b + T_MOVER] = 1 - seat
+    S[b + T_TURN] += 1
+    S[b + T_PHASE] = PH_DRAW
+    S[b + T_DRAWN] = -1
+    S[b + T_FROM_PILE] = 0
+    if seat == me:
+        S[b + T_LDRAWN] = -1
+        S[b + T_LFROM] = 0
+
+
+def table_policy(
+    facts: RuleFacts, TB: tuple[int, ...], kinds: list[int], knock_at: list[int], chances: list[float],
+    st: list[int], S: list[int], piles: list[int], i: int,
+) -> int:  # fmt: skip
+    """The action of table ``i``'s mover by the built-in policy (stream ``st``), as
+    ``play_hand`` plays it: big gin when all eleven cards meld and the rules have it, the
+    policy's discard and knock, or take, pass or draw."""
+    b = TABLE_WIDTH * i
+    seat = S[b + T_MOVER]
+    held = S[b + T_H0 + seat]
+    phase = S[b + T_PHASE]
+    if phase == PH_DISCARD:
+        if facts.big_gin and deadwood(TB, held) == 0:
+            return ACT_BIG_GIN
+        from_pile = S[b + T_FROM_PILE] != 0
+        c, dw = policy_discard(TB, kinds, st, seat, held, S[b + T_DRAWN], from_pile, facts.no_back)
+        if dw <= S[b + T_LIMIT] and policy_knocks(kinds, knock_at, chances, st, seat, dw):
+            return ACT_KNOCK + c
+        return c
+    n = S[b + T_PILE_N]
+    if n and policy_takes(kinds, chances, st, seat, piles[52 * i + n - 1], held):
+        return ACT_TAKE
+    return ACT_PASS if phase == PH_OFFER else ACT_DRAW
+
+
+def table_features(facts: RuleFacts, TB: tuple[int, ...], S: list[int], piles: list[int], i: int, F: list[int]) -> None:
+    """Table ``i`` as its learner sees it (``FEATURE_WIDTH`` ints at ``F[FEATURE_WIDTH
+    i]``): the view's planes and scalars and, when the learner is to move, its legal
+    actions (the engine's: R12's barred discard, a knock only within the limit, R22)."""
+    b = TABLE_WIDTH * i
+    f = FEATURE_WIDTH * i
+    me = S[b + T_SEAT]
+    hand = S[b + T_H0 + me]
+    n = S[b + T_PILE_N]
+    up = 1 << piles[52 * i + n - 1] if n else 0
+    pile = S[b + T_PILE]
+    known = S[b + T_KNOWN]
+    drawn = S[b + T_LDRAWN]
+    phase = S[b + T_PHASE]
+    moving = phase != PH_OVER and S[b + T_MOVER] == me
+    F[f] = hand
+    F[f + 1] = up
+    F[f + 2] = pile & ~up
+    F[f + 3] = known
+    F[f + 4] = S[b + T_PASSED]
+    F[f + 5] = S[b + T_DISCARDS]
+    F[f + 6] = _FULL & ~hand & ~pile & ~known
+    F[f + 7] = 1 << drawn if drawn >= 0 else 0
+    F[f + 8] = phase + 1 if moving else 0
+    F[f + 9] = 1 if moving else 0
+    F[f + 10] = 52 - S[b + T_NEXT]
+    F[f + 11] = S[b + T_LIMIT]
+    F[f + 12] = S[b + T_TURN]
+    F[f + 13] = 1 if S[b + T_DEALER] == me else 0
+    F[f + 14] = S[b + T_LFROM]
+    discards = 0
+    knocks = 0
+    tail = 0
+    if moving:
+        if phase == PH_OFFER:
+            tail = 5  # take, pass
+        elif phase == PH_DRAW:
+            tail = 3 if n else 2  # take, draw
+        else:
+            discards = hand & ~(1 << drawn) if S[b + T_LFROM] and facts.no_back else hand
+            limit = S[b + T_LIMIT]
+            least, _ = best_discard(TB, hand)
+            if least <= limit:
+                m = discards
+                while m:
+                    low = m & -m
+                    m ^= low
+                    if deadwood(TB, hand & ~low) <= limit:
+                        knocks |= low
+            if facts.big_gin and deadwood(TB, hand) == 0:
+                tail = 8
+    F[f + F_DISCARDS] = discards
+    F[f + F_KNOCKS] = knocks
+    F[f + F_TAIL] = tail
+
+
+def _table_advance(
+    facts: RuleFacts, TB: tuple[int, ...], kinds: list[int], knock_at: list[int], chances: list[float],
+    decks: list[int], S: list[int], piles: list[int], i: int, st: list[int], scratch: list[int],
+) -> None:  # fmt: skip
+    """Play table ``i``'s opponent until the learner is to move or the hand is over."""
+    b = TABLE_WIDTH * i
+    opp = 1 - S[b + T_SEAT]
+    st[2 * opp] = S[b + T_ST_HI]
+    st[2 * opp + 1] = S[b + T_ST_LO]
+    while S[b + T_PHASE] != PH_OVER and S[b + T_MOVER] == opp:
+        a = table_policy(facts, TB, kinds, knock_at, chances, st, S, piles, i)
+        table_move(facts, TB, decks, S, piles, i, a, scratch)
+    S[b + T_ST_HI] = st[2 * opp]
+    S[b + T_ST_LO] = st[2 * opp + 1]
+
+
+def start_tables(
+    facts: RuleFacts, TB: tuple[int, ...], kinds: list[int], knock_at: list[int], chances: list[float],
+    decks: list[int], S: list[int], piles: list[int], which: list[int], F: list[int], scratch: list[int],
+    seat_choice: int,
+) -> None:  # fmt: skip
+    """Deal each table of ``which`` a new hand from its dealing stream (``T_DST_*``): the
+    learner's seat (drawn, unless ``seat_choice`` is 0 or 1), the dealer, the deck and the
+    seats' seeds (``deal_from_stream``); play it to its learner's first decision. A deal
+    the opponent ends before that (a knock on the first turn) is passed over for the
+    stream's next. Their features into ``F``."""
+    st = [0, 0, 0, 0]
+    ds = [0, 0]
+    seeds = [0, 0]
+    for j in range(len(which)):
+        i = which[j]
+        b = TABLE_WIDTH * i
+        ds[0] = S[b + T_DST_HI]
+        ds[1] = S[b + T_DST_LO]
+        while True:
+            seat = below(ds, 0, 2) if seat_choice < 0 else seat_choice
+            S[b + T_SEAT] = seat
+            S[b + T_DEALER] = below(ds, 0, 2)
+            deal_from_stream(ds, 0, decks, 52 * i, seeds)
+            S[b + T_ST_HI] = seeds[1 - seat] >> 32
+            S[b + T_ST_LO] = seeds[1 - seat] & _M32
+            table_deal(facts, decks, S, piles, i)
+            _table_advance(facts, TB, kinds, knock_at, chances, decks, S, piles, i, st, scratch)
+            if S[b + T_PHASE] != PH_OVER:
+                break
+        S[b + T_DST_HI] = ds[0]
+        S[b + T_DST_LO] = ds[1]
+        table_features(facts, TB, S, piles, i, F)
+
+
+def step_tables(
+    facts: RuleFacts, TB: tuple[int, ...], kinds: list[int], knock_at: list[int], chances: list[float],
+    decks: list[int], S: list[int], piles: list[int], actions: list[int], F: list[int], scratch: list[int],
+) -> None:  # fmt: skip
+    """Every table not over plays its learner's action ``actions[i]``, then its opponent
+    until the learner's next decision or the hand's end; the features into ``F``. An
+    action the learner may not take now (``F``'s legal actions, as the last call wrote
+    them) forfeits the hand (R26): the opponent scores ``forfeit_points``."""
+    st = [0, 0, 0, 0]
+    for i in range(len(actions)):
+        b = TABLE_WIDTH * i
+        if S[b + T_PHASE] == PH_OVER:
+            continue
+        a = actions[i]
+        f = FEATURE_WIDTH * i
+        legal = False
+        if 0 <= a < ACT_KNOCK:
+            legal = F[f + F_DISCARDS] >> a & 1 != 0
+        elif ACT_KNOCK <= a < ACT_TAKE:
+            legal = F[f + F_KNOCKS] >> (a - ACT_KNOCK) & 1 != 0
+        elif ACT_TAKE <= a < N_ACTS:
+            legal = F[f + F_TAIL] >> (a - ACT_TAKE) & 1 != 0
+        if legal:
+            table_move(facts, TB, decks, S, piles, i, a, scratch)
+            _table_advance(facts, TB, kinds, knock_at, chances, decks, S, piles, i, st, scratch)
+        else:
+            opp = 1 - S[b + T_SEAT]
+            _table_over(S, b, FORFEIT, opp, forfeit_points(facts, S[b + T_MULT]))
+        table_features(facts, TB, S, piles, i, F)
+
+
+# -- dealing from a stream (the environments' tables) ----------------------------------
+
+_SEED_HI: Final = (1 << 30) - 1
+
+
+def shuffle_deck(st: list[int], i: int, decks: list[int], d0: int) -> None:
+    """A uniformly shuffled deck into ``decks[d0:d0+52]`` (top first) from stream ``i``:
+    Fisher-Yates from the bottom, one ``below`` draw a card."""
+    for k in range(52):
+        decks[d0 + k] = k
+    for k in range(51, 0, -1):
+        j = below(st, i, k + 1)
+        c = decks[d0 + k]
+        decks[d0 + k] = decks[d0 + j]
+        decks[d0 + j] = c
+
+
+def deal_from_stream(st: list[int], i: int, decks: list[int], d0: int, seeds: list[int]) -> None:
+    """A hand's deck (``shuffle_deck``) and the two seats' random seeds (62 bits each,
+    into ``seeds[0]``, ``seeds[1]``) from stream ``i``; the dealer is drawn before it
+    (``below(st, i, 2)``), and a learner's seat before that when it is drawn."""
+    shuffle_deck(st, i, decks, d0)
+    for s in range(2):
+        hi, lo = next64(st, i)
+        seeds[s] = (hi & _SEED_HI) << 32 | lo

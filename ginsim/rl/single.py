@@ -45,10 +45,12 @@ class Learner:
         opponent ends before the learner has any choice (a knock on the first turn, as
         non-dealer) leaves the learner nothing to learn from: the next deal starts the
         episode instead. How many deals were passed over so."""
+        table = self.table
+        table.key(rng)
         skipped = 0
         while True:
-            self.seat = int(rng.integers(2)) if self.seat_choice is None else self.seat_choice
-            self.table.reset(rng)
+            self.seat = table.draw_seat() if self.seat_choice is None else self.seat_choice
+            table.reset(None)
             self._opponent_moves()
             if not self.table.over:
                 return skipped

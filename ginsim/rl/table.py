@@ -9,8 +9,10 @@ engine refuses (or that is no action at all) forfeits the hand for the seat that
 (R26), scored as the engine scores every forfeit. In game mode the table deals the next
 hand through ``Game`` (R24: running scores, next dealer, the end of the game).
 
-Decks, dealers and the seats' random seeds come from one NumPy generator, so one seed
-fixes every hand of a table.
+Decks, dealers and the seats' random seeds come from the table's dealing stream (the
+kernel's splitmix64, ``kernel.deal_from_stream``), keyed by one draw of the environment's
+NumPy generator at each reset, so one seed fixes every hand of a table, and the
+vectorised environment deals the same hands inside the kernel.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Final
 
 import numpy as np
 
+from ginsim.engine import kernel
 from ginsim.engine.game import MAX_HANDS_PER_GAME, Game
 from ginsim.engine.hand import FORFEIT, Hand, HandResult, forfeit_points
 from ginsim.engine.rules import Rules, load_rules
@@ -29,8 +32,6 @@ from ginsim.rl.encoding import BIG_GIN, DRAW_STOCK, KNOCK_BASE, PASS, TAKE, desc
 REWARDS: Final = ("points", "scaled", "win")
 """The reward options (docs/rl.md): real points, points over the rules' forfeit score, or
 +1/-1 for the hand (for the game in game mode)."""
-
-_SEED_TOP: Final = 2**63
 
 
 def resolve_rules(rules: Rules | str) -> Rules:
@@ -51,7 +52,7 @@ def check_reward(reward: str) -> str:
 class Table:
     """A hand, or a game of hands, between seats 0 and 1, moved by action ids."""
 
-    __slots__ = ("big_gin", "game", "game_mode", "hand", "hands_played", "last", "reward", "rng", "rules", "scale")
+    __slots__ = ("big_gin", "game", "game_mode", "hand", "hands_played", "last", "reward", "rules", "scale", "stream")
 
     def __init__(self, rules: Rules, game: bool = False, reward: str = "points") -> None:
         self.rules = rules
@@ -59,27 +60,39 @@ class Table:
         self.reward = check_reward(reward)
         self.scale = float(forfeit_points(rules))
         self.big_gin = rules.big_gin_bonus is not None
-        self.rng = np.random.default_rng(0)
+        self.stream = [0, 0]  # the dealing stream's state, as halves
         self.game: Game | None = None
         self.hand: Hand = None  # type: ignore[assignment]  # dealt by reset
         self.last: HandResult | None = None
         self.hands_played = 0
 
     # -- dealing ----------------------------------------------------------------------
-    def reset(self, rng: np.random.Generator) -> None:
-        """Start a new hand (a new game in game mode) from ``rng``."""
-        self.rng = rng
+    def key(self, rng: np.random.Generator) -> None:
+        """Key the table's dealing stream with one draw of ``rng``."""
+        k = int(rng.bit_generator.random_raw())
+        self.stream[0] = k >> 32
+        self.stream[1] = k & 0xFFFFFFFF
+
+    def draw_seat(self) -> int:
+        """A seat (0 or 1) from the dealing stream: the learner's, drawn before a deal."""
+        return kernel.below(self.stream, 0, 2)
+
+    def reset(self, rng: np.random.Generator | None) -> None:
+        """Start a new hand (a new game in game mode): the dealing stream keyed from
+        ``rng`` first, or with None the stream's next deal."""
+        if rng is not None:
+            self.key(rng)
         self.last = None
         self.hands_played = 0
-        dealer = int(rng.integers(2))
+        dealer = kernel.below(self.stream, 0, 2)
         if self.game_mode:
             self.game = Game(self.rules, dealer)
         self._deal(dealer, (0, 0))
 
     def _deal(self, dealer: int, scores: tuple[int, int]) -> None:
-        rng = self.rng
-        deck = rng.permutation(52).tolist()
-        seeds = rng.integers(_SEED_TOP, size=2, dtype=np.int64).tolist()
+        deck = [0] * 52
+        seeds = [0, 0]
+        kernel.deal_from_stream(self.stream, 0, deck, 0, seeds)
         self.hand = Hand(self.rules, deck, dealer, scores, (seeds[0], seeds[1]), checked=True)
 
     @property

@@ -4,7 +4,9 @@
 ``gymnasium.vector.VectorEnv``. Against the built-in parametric opponents (``simple``,
 ``threshold``, ``random``: their ``FastPolicy``) it is a ``GinRummyVectorEnv``: every
 table's opponent decides through the kernel's policy functions and the batch's
-observations are encoded at once into preallocated arrays. Any other opponent gets a
+observations are encoded at once into preallocated arrays. In hand mode the tables step
+in the kernel (``ginsim.rl.batch``: the whole batch in one call, compiled); whole games
+step through the engine's ``Hand`` table by table. Any other opponent gets a
 ``SyncVectorEnv`` of the single-agent environment. Both reset a finished table in the same
 step (Gymnasium's ``AutoresetMode.SAME_STEP``): the observation and mask returned for it
 are the new hand's first decision, so a mask is never empty; the finished hand's last
@@ -24,13 +26,15 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from ginsim.engine.hand import OUTCOMES, forfeit_points
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
 from ginsim.rl.aec import observation_space
+from ginsim.rl.batch import KernelBatch, action_ids
 from ginsim.rl.encoding import N_ACTIONS, N_PLANES, N_SCALARS, OBS_SIZE, legal_mask, planes_of, view_masks, view_scalars
 from ginsim.rl.opponents import FastOpponent, opponent_for
 from ginsim.rl.single import GinRummyEnv, Learner
-from ginsim.rl.table import Table, resolve_rules
+from ginsim.rl.table import Table, check_reward, resolve_rules
 
 
 class GinRummyVectorEnv(VectorEnv):  # type: ignore[misc]
@@ -56,6 +60,9 @@ class GinRummyVectorEnv(VectorEnv):  # type: ignore[misc]
         self.learners = [
             Learner(Table(self.rules, game, reward), opponent_for(opponent), seat) for _ in range(num_envs)
         ]
+        self.reward = check_reward(reward)
+        self.scale = float(forfeit_points(self.rules))
+        self.kernel = None if game else KernelBatch(num_envs, self.rules, first.policy, seat)
         self.num_envs = num_envs
         self.single_observation_space = observation_space()
         self.single_action_space = gymnasium.spaces.Discrete(N_ACTIONS)
@@ -87,6 +94,14 @@ class GinRummyVectorEnv(VectorEnv):  # type: ignore[misc]
     def _batch(self) -> dict[str, np.ndarray]:
         return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
 
+    def _kernel_batch(self, kb: KernelBatch) -> dict[str, np.ndarray]:
+        """The batch's observations now, in new arrays (a caller may keep the last)."""
+        n = self.num_envs
+        self._obs = np.empty((n, OBS_SIZE), dtype=np.float32)
+        self._mask = np.empty((n, N_ACTIONS), dtype=np.int8)
+        kb.observe(self._obs, self._mask)
+        return {"observation": self._obs, "action_mask": self._mask}
+
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -96,6 +111,11 @@ class GinRummyVectorEnv(VectorEnv):  # type: ignore[misc]
             if len(seeds) != n:
                 raise ValueError(f"reset: {len(seeds)} seeds for {n} environments")
             self._rngs = [np.random.default_rng(s) for s in seeds]
+            if self.kernel is not None:
+                self.kernel.seed(seeds)
+        if self.kernel is not None:
+            self.kernel.deal(range(n))
+            return self._kernel_batch(self.kernel), {}
         for learner, rng in zip(self.learners, self._rngs, strict=True):
             learner.reset(rng)
         self._encode(range(n))
@@ -103,6 +123,8 @@ class GinRummyVectorEnv(VectorEnv):  # type: ignore[misc]
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         n = self.num_envs
+        if self.kernel is not None:
+            return self._kernel_step(self.kernel, actions)
         acts = np.asarray(actions).reshape(n)
         rewards = np.zeros(n, dtype=np.float64)
         terms = np.zeros(n, dtype=bool)
@@ -135,6 +157,39 @@ class GinRummyVectorEnv(VectorEnv):  # type: ignore[misc]
                 self.learners[i].reset(self._rngs[i])
         self._encode(range(n))
         return self._batch(), rewards, terms, truncs, infos
+
+    def _kernel_step(
+        self, kb: KernelBatch, actions: Any
+    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """``step`` with the tables in the kernel: one call steps the batch, the finished
+        hands are scored and dealt again in the same step."""
+        n = self.num_envs
+        done = kb.step(action_ids(actions, n))
+        rewards = np.zeros(n, dtype=np.float64)
+        terms = np.zeros(n, dtype=bool)
+        infos: dict[str, Any] = {}
+        if len(done):
+            codes, winners, points, seats = kb.results(done)
+            value = np.ones(len(done)) if self.reward == "win" else points.astype(np.float64)
+            if self.reward == "scaled":
+                value = value / self.scale
+            rewards[done] = np.where(winners < 0, 0.0, np.where(winners == seats, value, -value))
+            terms[done] = True
+            final = np.zeros((n, OBS_SIZE), dtype=np.float32)
+            last = np.empty((len(done), OBS_SIZE), dtype=np.float32)
+            kb.observe(last, None, kb.F[done])
+            final[done] = last
+            infos["final_obs"] = {"observation": final, "action_mask": np.zeros((n, N_ACTIONS), dtype=np.int8)}
+            infos["_final_obs"] = terms.copy()
+            info: dict[str, np.ndarray] = {"outcome": np.full(n, "", dtype=object)}
+            info["outcome"][done] = [OUTCOMES[c] for c in codes.tolist()]
+            for key, col in (("points", points), ("winner", winners), ("seat", seats)):
+                info[key] = np.full(n, -1 if key != "points" else 0, dtype=np.int64)
+                info[key][done] = col
+            infos["final_info"] = info
+            infos["_final_info"] = terms.copy()
+            kb.deal(done.tolist())
+        return self._kernel_batch(kb), rewards, terms, np.zeros(n, dtype=bool), infos
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every table now (booleans, one row a table)."""

@@ -22,25 +22,13 @@ from typing import Any
 
 from ginsim.engine.play import HandResult
 from ginsim.engine.registry import BUILTINS
+from ginsim.run.records import RESULT_COLUMNS
 
 REPLAY_CHECK = "__replay_check__"
 """The key of a worker's chunk columns that carries its ``ReplayCheck`` (an object array
 of one), which the runner takes out before the chunk is written."""
 
-COMPARED = (
-    "outcome",
-    "knocker",
-    "winner",
-    "points",
-    "knocker_deadwood",
-    "defender_deadwood_before",
-    "defender_deadwood_after",
-    "layoff_cards",
-    "turns",
-    "stock_left",
-    "dealer",
-    "forfeit_seat",
-)
+COMPARED = RESULT_COLUMNS  # every per-hand field the log keeps of a result
 _TIMED = ("DecisionTimeout", "no answer within")  # a forfeit the clock decided
 
 

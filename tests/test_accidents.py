@@ -51,6 +51,15 @@ def test_a_wandering_bot_moves_neither_the_run_nor_its_end(tmp_path: Path) -> No
     assert len(chunk_files(tmp_path / "run")) == 2 and (tmp_path / "run" / "summary.csv").exists()
 
 
+def test_a_parallel_run_ends_quietly_with_its_pool(tmp_path: Path) -> None:
+    # the pool's own threads are no strategy's: the command ends as usual, without killing
+    # its workers (which left loky's "leaked semlock objects" warnings on every run)
+    args = ["match", "simple", "aware", "--hands", "40", "--jobs", "2", "-q", "--no-plots", "--out", "run"]
+    proc = subprocess.run([sys.executable, "-m", "ginsim", *args], cwd=tmp_path, capture_output=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == b""
+
+
 def test_a_decision_limit_of_nan_is_refused(tmp_path: Path, run_cli: Any) -> None:
     res = run_cli("match", "simple", "simple", "--hands", "2", "--decision-limit", "nan", "--out", str(tmp_path / "r"))
     assert res.code == 2 and res.err.count("\n") == 1 and "--decision-limit" in res.err

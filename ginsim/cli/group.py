@@ -88,7 +88,7 @@ def _lingering() -> bool:
 
     def alive() -> bool:
         main = threading.main_thread()
-        return any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not main)
+        return any(t.is_alive() and not t.daemon and not _pools(t) for t in threading.enumerate() if t is not main)
 
     if not alive():
         return False
@@ -98,6 +98,17 @@ def _lingering() -> bool:
         with contextlib.suppress(OSError, ValueError, AttributeError):
             os.kill(proc.pid, signal.SIGKILL)
     return True
+
+
+_POOL_MODULES = ("joblib.", "concurrent.futures", "multiprocessing.", "distributed.", "tornado.")
+
+
+def _pools(thread: threading.Thread) -> bool:
+    """Whether ``thread`` is the process pool's own (loky's executor manager, a queue
+    feeder, Dask's): those end with the pool at exit and keep nothing alive of a strategy's."""
+    target = getattr(thread, "_target", None)
+    modules = (type(thread).__module__ + ".", (getattr(target, "__module__", None) or "") + ".")
+    return any(m.startswith(_POOL_MODULES) for m in modules)
 
 
 def _main(argv: list[str] | None) -> None:

@@ -84,6 +84,35 @@ def test_vector_equals_single_under_every_variant(variant: str, engine: str, mon
     assert _same_as_singles(vec, singles, 120, seed=40, illegal=0.01) > 0
 
 
+def test_compiled_encoding_equals_the_numpy_pass() -> None:
+    """The observations and masks numba writes table by table are the NumPy pass's, for
+    every table of a batch over many steps (finished hands' rows included)."""
+    from ginsim.engine import fastjit
+    from ginsim.rl import batch
+
+    if not fastjit.installed():
+        pytest.skip("numba is not installed")
+    n = 64
+    vec = GinRummyVectorEnv(n, "random", rules=Rules(big_gin_bonus=31))
+    obs, _ = vec.reset(seed=3)
+    rng = np.random.default_rng(3)
+    kb = vec.kernel
+    assert kb is not None
+    for _ in range(60):
+        want_obs = np.full((n, obs["observation"].shape[1]), 7, dtype=np.float32)
+        want_mask = np.full((n, obs["action_mask"].shape[1]), 7, dtype=np.int8)
+        batch._observe_numpy(kb.F, want_obs, want_mask)
+        got_obs, got_mask = np.full_like(want_obs, 9), np.full_like(want_mask, 9)
+        kb.observe(got_obs, got_mask)
+        assert np.array_equal(got_obs, want_obs) and np.array_equal(got_mask, want_mask)
+        rows = np.array([1, 5, 40])
+        some = np.full_like(want_obs, 9)
+        kb.observe(some, None, rows)
+        assert np.array_equal(some[rows], want_obs[rows]) and (np.delete(some, rows, axis=0) == 9).all()
+        mask = obs["action_mask"].astype(bool)
+        obs, *_ = vec.step(np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1))
+
+
 def test_vector_refuses_what_it_cannot_play() -> None:
     with pytest.raises(ValueError, match="no built-in parametric policy"):
         GinRummyVectorEnv(2, "aware")

@@ -176,9 +176,7 @@ class GinRummyVectorEnv(VectorEnv):  # type: ignore[misc]
             rewards[done] = np.where(winners < 0, 0.0, np.where(winners == seats, value, -value))
             terms[done] = True
             final = np.zeros((n, OBS_SIZE), dtype=np.float32)
-            last = np.empty((len(done), OBS_SIZE), dtype=np.float32)
-            kb.observe(last, None, kb.F[done])
-            final[done] = last
+            kb.observe(final, None, done)
             infos["final_obs"] = {"observation": final, "action_mask": np.zeros((n, N_ACTIONS), dtype=np.int8)}
             infos["_final_obs"] = terms.copy()
             info: dict[str, np.ndarray] = {"outcome": np.full(n, "", dtype=object)}

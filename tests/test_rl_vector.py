@@ -211,3 +211,21 @@ def test_a_java_player_is_an_opponent_like_any_spec(tmp_path) -> None:  # type: 
             hands += 1
             obs, _ = env.reset()
     env.close()
+
+
+def test_the_benchmarks_random_choice_is_uniform_over_legal_actions() -> None:
+    """``random_legal_rows`` picks only legal actions, each of a row's k with frequency
+    near 1/k (rows of 1, 2, 3 and 11 legal actions, int8 and bool masks)."""
+    from ginsim.rl.bench import random_legal_rows
+
+    legal_sets = [[104], [105, 104], [0, 51, 107], list(range(3, 14))]
+    mask = np.zeros((len(legal_sets), 108), dtype=np.int8)
+    for row, legal in zip(mask, legal_sets, strict=True):
+        row[legal] = 1
+    rng = np.random.default_rng(11)
+    for m in (mask, mask.astype(bool)):
+        picks = np.array([random_legal_rows(rng, m) for _ in range(6000)])
+        for r, legal in enumerate(legal_sets):
+            values, counts = np.unique(picks[:, r], return_counts=True)
+            assert values.tolist() == sorted(legal)
+            assert np.abs(counts / 6000 - 1 / len(legal)).max() < 0.02

@@ -229,3 +229,28 @@ def test_the_benchmarks_random_choice_is_uniform_over_legal_actions() -> None:
             values, counts = np.unique(picks[:, r], return_counts=True)
             assert values.tolist() == sorted(legal)
             assert np.abs(counts / 6000 - 1 / len(legal)).max() < 0.02
+
+
+def test_copy_false_returns_the_same_values_in_reused_arrays() -> None:
+    """``copy=False`` hands out the environment's own arrays (the next step overwrites
+    them) with the values ``copy=True`` returns, final observations included."""
+    envs = [GinRummyVectorEnv(16, "simple", copy=c) for c in (True, False)]
+    outs = [e.reset(seed=8)[0] for e in envs]
+    rng = np.random.default_rng(8)
+    first = outs[1]["observation"]
+    ended = 0
+    for _ in range(80):
+        mask = outs[0]["action_mask"].astype(bool)
+        acts = np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1)
+        (a, *ra, ia), (b, *rb, ib) = (e.step(acts) for e in envs)
+        assert b["observation"] is first and a["observation"] is not outs[0]["observation"]
+        for key in ("observation", "action_mask"):
+            assert np.array_equal(a[key], b[key])
+        assert all(np.array_equal(x, y) for x, y in zip(ra, rb, strict=True))
+        assert ia.keys() == ib.keys()
+        if "final_obs" in ia:
+            ended += 1
+            for key in ("observation", "action_mask"):
+                assert np.array_equal(ia["final_obs"][key], ib["final_obs"][key])
+        outs = [a, b]
+    assert ended > 0

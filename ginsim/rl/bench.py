@@ -42,12 +42,13 @@ def random_legal_rows(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
     are its ``k`` nonzero entries in order, and ``floor(u k)`` for a uniform ``u`` in
     [0, 1) picks one of them with probability 1/k each. Whole-array NumPy, no loop over
     rows."""
+    n, width = mask.shape
     legal = mask.view(np.bool_) if mask.dtype.itemsize == 1 else mask.astype(bool)
     at = np.flatnonzero(legal)  # row-major: row i's legal actions are together, in order
-    k = legal.sum(axis=1)
-    first = np.cumsum(k) - k
-    pick = at[first + (rng.random(len(k)) * k).astype(np.intp)]
-    return pick - np.arange(len(k)) * legal.shape[1]
+    rows = np.arange(n + 1) * width
+    bounds = np.searchsorted(at, rows)  # row i's are at[bounds[i]:bounds[i + 1]]
+    k = bounds[1:] - bounds[:-1]
+    return at[bounds[:-1] + (rng.random(n) * k).astype(np.intp)] - rows[:-1]
 
 
 def bench_aec(seconds: float, reps: int) -> tuple[float, float]:

@@ -117,12 +117,14 @@ class GinRummyVectorEnv(VectorEnv):  # type: ignore[misc]
         """``infos["final_obs"]``: the finished tables' last observations in their rows
         (mask all zero), every other row zero; copied, or (``copy=False``) the
         environment's own arrays, which the next ``step`` overwrites."""
+        if self.copy:
+            final = np.zeros_like(self._final)
+            kb.observe(final, None, done)
+            return {"observation": final, "action_mask": np.zeros_like(self._final_mask)}
         final = self._final
         final[self._final_rows] = 0.0
         kb.observe(final, None, done)
         self._final_rows = done
-        if self.copy:
-            return {"observation": final.copy(), "action_mask": np.zeros_like(self._final_mask)}
         return {"observation": final, "action_mask": self._final_mask}
 
     def reset(

@@ -239,6 +239,7 @@ def test_copy_false_returns_the_same_values_in_reused_arrays() -> None:
     rng = np.random.default_rng(8)
     first = outs[1]["observation"]
     ended = 0
+    kept = [(outs[0], {k: v.copy() for k, v in outs[0].items()})]  # held arrays never change
     for _ in range(80):
         mask = outs[0]["action_mask"].astype(bool)
         acts = np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1)
@@ -253,4 +254,28 @@ def test_copy_false_returns_the_same_values_in_reused_arrays() -> None:
             for key in ("observation", "action_mask"):
                 assert np.array_equal(ia["final_obs"][key], ib["final_obs"][key])
         outs = [a, b]
+        if len(kept) < 5:
+            kept.append((a, {k: v.copy() for k, v in a.items()}))
+        for held, snapshot in kept:
+            assert all(np.array_equal(held[k], snapshot[k]) for k in snapshot)
     assert ended > 0
+
+
+def test_recycled_arrays_are_reused_only_when_nobody_holds_them() -> None:
+    from ginsim.rl.arrays import Recycled
+
+    pool = Recycled((4, 3), np.float32)
+    a = pool.take()
+    b = pool.take()
+    assert a is not b
+    view = a[1:]
+    box = {"b": b}
+    del a, b
+    c = pool.take()  # a is held by a view, b by a dict
+    assert c is not view.base and c is not box["b"]
+    held_c = id(c)
+    del c
+    assert id(pool.take()) == held_c  # nothing holds c now: handed out again
+    del view
+    box.clear()
+    assert len({id(pool.take()) for _ in range(3)}) == 1

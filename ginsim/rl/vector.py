@@ -35,6 +35,7 @@ from ginsim.engine.hand import OUTCOMES, forfeit_points
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
 from ginsim.rl.aec import observation_space
+from ginsim.rl.arrays import Recycled
 from ginsim.rl.batch import KernelBatch, action_ids
 from ginsim.rl.encoding import N_ACTIONS, N_PLANES, N_SCALARS, OBS_SIZE, legal_mask, planes_of, view_masks, view_scalars
 from ginsim.rl.opponents import FastOpponent, opponent_for
@@ -82,6 +83,8 @@ class GinRummyVectorEnv(VectorEnv):  # type: ignore[misc]
         self._final = np.zeros((num_envs, OBS_SIZE), dtype=np.float32)
         self._final_rows = np.empty(0, dtype=np.intp)
         self._final_mask = np.zeros((num_envs, N_ACTIONS), dtype=np.int8)
+        self._fresh = (Recycled(self._obs.shape, np.float32), Recycled(self._mask.shape, np.int8))
+        self._fresh_final = Recycled(self._final.shape, np.float32)
 
     def _encode(self, which: range | list[int]) -> None:
         """Encode the learners ``which`` into the batch's arrays (planes all at once)."""
@@ -109,7 +112,12 @@ class GinRummyVectorEnv(VectorEnv):  # type: ignore[misc]
         return {"observation": self._obs, "action_mask": self._mask}
 
     def _kernel_batch(self, kb: KernelBatch) -> dict[str, np.ndarray]:
-        """The kernel's tables' observations now (``_batch``)."""
+        """The kernel's tables' observations now (as ``_batch``): with ``copy``, written
+        into arrays no caller holds (``Recycled``) instead of copied."""
+        if self.copy:
+            self._obs, self._mask = self._fresh[0].take(), self._fresh[1].take()
+            kb.observe(self._obs, self._mask)
+            return {"observation": self._obs, "action_mask": self._mask}
         kb.observe(self._obs, self._mask)
         return self._batch()
 
@@ -118,7 +126,8 @@ class GinRummyVectorEnv(VectorEnv):  # type: ignore[misc]
         (mask all zero), every other row zero; copied, or (``copy=False``) the
         environment's own arrays, which the next ``step`` overwrites."""
         if self.copy:
-            final = np.zeros_like(self._final)
+            final = self._fresh_final.take()
+            final.fill(0.0)
             kb.observe(final, None, done)
             return {"observation": final, "action_mask": np.zeros_like(self._final_mask)}
         final = self._final

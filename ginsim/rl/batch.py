@@ -5,9 +5,10 @@ The tables' state lives in flat int64 arrays (``kernel.TABLE_WIDTH`` ints a tabl
 deck and discard pile beside it); ``kernel.step_tables`` applies every learner's action
 and plays each opponent until its learner's next decision or the hand's end, and writes
 each learner's view as ``kernel.FEATURE_WIDTH`` ints (plane masks, scalars, legal
-actions), which this module turns into observations and masks with whole-array NumPy
-operations. The kernel runs as numba compiled it when numba is installed
-(``fastjit.jitted``), else in its mypyc form over lists.
+actions), which this module turns into observations and masks: table by table in a
+small numba function (``_encode_rows``) when numba is installed, else with whole-array
+NumPy operations (``_observe_numpy``). The kernel runs as numba compiled it when numba is
+installed (``fastjit.jitted``), else in its mypyc form over lists.
 
 Each episode takes one draw of the table's own NumPy generator, which keys the table's
 dealing stream in the kernel (the learner's seat, the dealer, the deck and the seats'

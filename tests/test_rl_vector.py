@@ -84,6 +84,35 @@ def test_vector_equals_single_under_every_variant(variant: str, engine: str, mon
     assert _same_as_singles(vec, singles, 120, seed=40, illegal=0.01) > 0
 
 
+def test_compiled_encoding_equals_the_numpy_pass() -> None:
+    """The observations and masks numba writes table by table are the NumPy pass's, for
+    every table of a batch over many steps (finished hands' rows included)."""
+    from ginsim.engine import fastjit
+    from ginsim.rl import batch
+
+    if not fastjit.installed():
+        pytest.skip("numba is not installed")
+    n = 64
+    vec = GinRummyVectorEnv(n, "random", rules=Rules(big_gin_bonus=31))
+    obs, _ = vec.reset(seed=3)
+    rng = np.random.default_rng(3)
+    kb = vec.kernel
+    assert kb is not None
+    for _ in range(60):
+        want_obs = np.full((n, obs["observation"].shape[1]), 7, dtype=np.float32)
+        want_mask = np.full((n, obs["action_mask"].shape[1]), 7, dtype=np.int8)
+        batch._observe_numpy(kb.F, want_obs, want_mask)
+        got_obs, got_mask = np.full_like(want_obs, 9), np.full_like(want_mask, 9)
+        kb.observe(got_obs, got_mask)
+        assert np.array_equal(got_obs, want_obs) and np.array_equal(got_mask, want_mask)
+        rows = np.array([1, 5, 40])
+        some = np.full_like(want_obs, 9)
+        kb.observe(some, None, rows)
+        assert np.array_equal(some[rows], want_obs[rows]) and (np.delete(some, rows, axis=0) == 9).all()
+        mask = obs["action_mask"].astype(bool)
+        obs, *_ = vec.step(np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1))
+
+
 def test_vector_refuses_what_it_cannot_play() -> None:
     with pytest.raises(ValueError, match="no built-in parametric policy"):
         GinRummyVectorEnv(2, "aware")
@@ -182,3 +211,71 @@ def test_a_java_player_is_an_opponent_like_any_spec(tmp_path) -> None:  # type: 
             hands += 1
             obs, _ = env.reset()
     env.close()
+
+
+def test_the_benchmarks_random_choice_is_uniform_over_legal_actions() -> None:
+    """``random_legal_rows`` picks only legal actions, each of a row's k with frequency
+    near 1/k (rows of 1, 2, 3 and 11 legal actions, int8 and bool masks)."""
+    from ginsim.rl.bench import random_legal_rows
+
+    legal_sets = [[104], [105, 104], [0, 51, 107], list(range(3, 14))]
+    mask = np.zeros((len(legal_sets), 108), dtype=np.int8)
+    for row, legal in zip(mask, legal_sets, strict=True):
+        row[legal] = 1
+    rng = np.random.default_rng(11)
+    for m in (mask, mask.astype(bool)):
+        picks = np.array([random_legal_rows(rng, m) for _ in range(6000)])
+        for r, legal in enumerate(legal_sets):
+            values, counts = np.unique(picks[:, r], return_counts=True)
+            assert values.tolist() == sorted(legal)
+            assert np.abs(counts / 6000 - 1 / len(legal)).max() < 0.02
+
+
+def test_copy_false_returns_the_same_values_in_reused_arrays() -> None:
+    """``copy=False`` hands out the environment's own arrays (the next step overwrites
+    them) with the values ``copy=True`` returns, final observations included."""
+    envs = [GinRummyVectorEnv(16, "simple", copy=c) for c in (True, False)]
+    outs = [e.reset(seed=8)[0] for e in envs]
+    rng = np.random.default_rng(8)
+    first = outs[1]["observation"]
+    ended = 0
+    kept = [(outs[0], {k: v.copy() for k, v in outs[0].items()})]  # held arrays never change
+    for _ in range(80):
+        mask = outs[0]["action_mask"].astype(bool)
+        acts = np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1)
+        (a, *ra, ia), (b, *rb, ib) = (e.step(acts) for e in envs)
+        assert b["observation"] is first and a["observation"] is not outs[0]["observation"]
+        for key in ("observation", "action_mask"):
+            assert np.array_equal(a[key], b[key])
+        assert all(np.array_equal(x, y) for x, y in zip(ra, rb, strict=True))
+        assert ia.keys() == ib.keys()
+        if "final_obs" in ia:
+            ended += 1
+            for key in ("observation", "action_mask"):
+                assert np.array_equal(ia["final_obs"][key], ib["final_obs"][key])
+        outs = [a, b]
+        if len(kept) < 5:
+            kept.append((a, {k: v.copy() for k, v in a.items()}))
+        for held, snapshot in kept:
+            assert all(np.array_equal(held[k], snapshot[k]) for k in snapshot)
+    assert ended > 0
+
+
+def test_recycled_arrays_are_reused_only_when_nobody_holds_them() -> None:
+    from ginsim.rl.arrays import Recycled
+
+    pool = Recycled((4, 3), np.float32)
+    a = pool.take()
+    b = pool.take()
+    assert a is not b
+    view = a[1:]
+    box = {"b": b}
+    del a, b
+    c = pool.take()  # a is held by a view, b by a dict
+    assert c is not view.base and c is not box["b"]
+    held_c = id(c)
+    del c
+    assert id(pool.take()) == held_c  # nothing holds c now: handed out again
+    del view
+    box.clear()
+    assert len({id(pool.take()) for _ in range(3)}) == 1

@@ -5,9 +5,10 @@ The tables' state lives in flat int64 arrays (``kernel.TABLE_WIDTH`` ints a tabl
 deck and discard pile beside it); ``kernel.step_tables`` applies every learner's action
 and plays each opponent until its learner's next decision or the hand's end, and writes
 each learner's view as ``kernel.FEATURE_WIDTH`` ints (plane masks, scalars, legal
-actions), which this module turns into observations and masks with whole-array NumPy
-operations. The kernel runs as numba compiled it when numba is installed
-(``fastjit.jitted``), else in its mypyc form over lists.
+actions), which this module turns into observations and masks: table by table in a
+small numba function (``_encode_rows``) when numba is installed, else with whole-array
+NumPy operations (``_observe_numpy``). The kernel runs as numba compiled it when numba is
+installed (``fastjit.jitted``), else in its mypyc form over lists.
 
 Each episode takes one draw of the table's own NumPy generator, which keys the table's
 dealing stream in the kernel (the learner's seat, the dealer, the deck and the seats'
@@ -18,6 +19,7 @@ as ``GinRummyEnv`` reset with the same generator.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Any, Final
 
 import numpy as np
@@ -33,6 +35,13 @@ FW: Final = kernel.FEATURE_WIDTH
 _M32: Final = 0xFFFFFFFF
 _S0: Final = N_PLANES * 52
 _BITS_AT: Final = np.arange(4)
+_BYTE_BITS: Final = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float32)
+"""Row ``b``: the eight bits of byte ``b`` as floats, lowest first (``_encode_rows``)."""
+_F_DISCARDS: Final = kernel.F_DISCARDS
+_F_KNOCKS: Final = kernel.F_KNOCKS
+_F_TAIL: Final = kernel.F_TAIL
+_ACT_KNOCK: Final = kernel.ACT_KNOCK
+_ACT_TAKE: Final = kernel.ACT_TAKE
 
 
 def _unpack(masks: np.ndarray, out: np.ndarray) -> None:
@@ -41,6 +50,61 @@ def _unpack(masks: np.ndarray, out: np.ndarray) -> None:
     n, k = masks.shape
     bits = np.unpackbits(np.ascontiguousarray(masks).view(np.uint8), axis=1, bitorder="little")
     np.copyto(out.reshape(n, k, 52), bits.reshape(n, k, 64)[:, :, :52], casting="unsafe")
+
+
+def _encode_rows(F: np.ndarray, rows: np.ndarray, obs: np.ndarray, mask: np.ndarray, with_mask: bool) -> None:
+    """The features of tables ``rows`` as observations into ``obs[rows]`` and, when
+    ``with_mask``, legal actions into ``mask[rows]``, one table at a time: the same
+    encoding as ``KernelBatch``'s NumPy pass (``_observe_numpy``), written directly
+    (numba compiles it when installed; tests/test_rl_vector.py compares the two)."""
+    for j in range(rows.shape[0]):
+        i = rows[j]
+        f = F[i]
+        o = obs[i]
+        for p in range(N_PLANES):
+            m = f[p]
+            base = 52 * p
+            for byte in range(7):
+                bits = _BYTE_BITS[(m >> (8 * byte)) & 255]
+                at = base + 8 * byte
+                for c in range(8 if byte < 6 else 4):
+                    o[at + c] = bits[c]
+        phase = f[8]
+        o[_S0] = 1.0 if phase == 1 else 0.0
+        o[_S0 + 1] = 1.0 if phase == 2 else 0.0
+        o[_S0 + 2] = 1.0 if phase == 3 else 0.0
+        o[_S0 + 3] = f[9]
+        o[_S0 + 4] = f[10] / 31.0
+        o[_S0 + 5] = f[11] / 10.0
+        o[_S0 + 6] = min(f[12], TURN_SCALE) / TURN_SCALE
+        o[_S0 + 7] = f[13]
+        o[_S0 + 8] = f[14]
+        for k in range(_S0 + 9, OBS_SIZE):
+            o[k] = 0.0  # scores: hand mode
+        if with_mask:
+            a = mask[i]
+            discards = f[_F_DISCARDS]
+            knocks = f[_F_KNOCKS]
+            for c in range(52):
+                a[c] = (discards >> c) & 1
+                a[_ACT_KNOCK + c] = (knocks >> c) & 1
+            tail = f[_F_TAIL]
+            for k in range(N_ACTIONS - _ACT_TAKE):
+                a[_ACT_TAKE + k] = (tail >> k) & 1
+
+
+@cache
+def _compiled_encoder() -> Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool], None]:
+    """``_encode_rows`` compiled by numba (cached next to this module)."""
+    import numba
+
+    return numba.njit(cache=True, nogil=True)(_encode_rows)  # type: ignore[no-any-return]
+
+
+def _encoder() -> Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool], None] | None:
+    """The compiled ``_encode_rows`` when the kernel runs in numba's form, else None
+    (the NumPy pass encodes)."""
+    return None if fastjit.jitted() is None else _compiled_encoder()
 
 
 class KernelBatch:
@@ -123,33 +187,51 @@ class KernelBatch:
         return np.flatnonzero(self.S[:, kernel.T_PHASE] == kernel.PH_OVER)
 
     # -- what the learners see -----------------------------------------------------------
-    def observe(self, obs: np.ndarray, mask: np.ndarray | None, F: np.ndarray | None = None) -> None:
-        """The tables' observations (docs/rl.md's encoding) into ``obs`` (n,
-        ``OBS_SIZE``) float32 and their legal actions into ``mask`` (n, ``N_ACTIONS``)
-        int8, from the features ``F`` (default: every table's now)."""
-        if F is None:
-            F = self.F
-        _unpack(F[:, :N_PLANES], obs[:, :_S0])
-        phase = F[:, 8]
-        sc = obs[:, _S0:OBS_SIZE]
-        sc[:, 0] = phase == 1
-        sc[:, 1] = phase == 2
-        sc[:, 2] = phase == 3
-        sc[:, 3] = F[:, 9]
-        sc[:, 4] = F[:, 10] / 31.0
-        sc[:, 5] = F[:, 11] / 10.0
-        sc[:, 6] = np.minimum(F[:, 12], TURN_SCALE) / TURN_SCALE
-        sc[:, 7] = F[:, 13]
-        sc[:, 8] = F[:, 14]
-        sc[:, 9:] = 0.0  # scores: hand mode
+    def observe(self, obs: np.ndarray, mask: np.ndarray | None, rows: np.ndarray | None = None) -> None:
+        """The observations (docs/rl.md's encoding) of the tables ``rows`` (default:
+        all) into the same rows of ``obs`` (n, ``OBS_SIZE``) float32 and their legal
+        actions into ``mask`` (n, ``N_ACTIONS``) int8; other rows are left as they are."""
+        enc = _encoder()
+        if enc is not None:
+            which = np.arange(self.n, dtype=np.int64) if rows is None else rows.astype(np.int64, copy=False)
+            enc(self.F, which, obs, obs if mask is None else mask, mask is not None)
+            return
+        if rows is None:
+            _observe_numpy(self.F, obs, mask)
+            return
+        last = np.empty((len(rows), OBS_SIZE), dtype=np.float32)
+        part = None if mask is None else np.empty((len(rows), N_ACTIONS), dtype=np.int8)
+        _observe_numpy(self.F[rows], last, part)
+        obs[rows] = last
         if mask is not None:
-            _unpack(F[:, kernel.F_DISCARDS : kernel.F_KNOCKS + 1], mask[:, : kernel.ACT_TAKE])
-            mask[:, kernel.ACT_TAKE : N_ACTIONS] = (F[:, kernel.F_TAIL, None] >> _BITS_AT) & 1
+            mask[rows] = part
 
     def results(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The finished hands ``rows``: outcome codes, winners, points, learner seats."""
         S = self.S[rows]
         return S[:, kernel.T_CODE], S[:, kernel.T_WINNER], S[:, kernel.T_POINTS], S[:, kernel.T_SEAT]
+
+
+def _observe_numpy(F: np.ndarray, obs: np.ndarray, mask: np.ndarray | None) -> None:
+    """Features ``F`` (n, ``FEATURE_WIDTH``) as observations (docs/rl.md's encoding) into
+    ``obs`` (n, ``OBS_SIZE``) float32 and legal actions into ``mask`` (n, ``N_ACTIONS``)
+    int8 with whole-array NumPy operations (without numba)."""
+    _unpack(F[:, :N_PLANES], obs[:, :_S0])
+    phase = F[:, 8]
+    sc = obs[:, _S0:OBS_SIZE]
+    sc[:, 0] = phase == 1
+    sc[:, 1] = phase == 2
+    sc[:, 2] = phase == 3
+    sc[:, 3] = F[:, 9]
+    sc[:, 4] = F[:, 10] / 31.0
+    sc[:, 5] = F[:, 11] / 10.0
+    sc[:, 6] = np.minimum(F[:, 12], TURN_SCALE) / TURN_SCALE
+    sc[:, 7] = F[:, 13]
+    sc[:, 8] = F[:, 14]
+    sc[:, 9:] = 0.0  # scores: hand mode
+    if mask is not None:
+        _unpack(F[:, kernel.F_DISCARDS : kernel.F_KNOCKS + 1], mask[:, : kernel.ACT_TAKE])
+        mask[:, kernel.ACT_TAKE : N_ACTIONS] = (F[:, kernel.F_TAIL, None] >> _BITS_AT) & 1
 
 
 def action_ids(actions: Any, n: int) -> np.ndarray:

@@ -13,6 +13,11 @@ are the new hand's first decision, so a mask is never empty; the finished hand's
 observation is in ``infos["final_obs"]`` (mask all zero) and its info in
 ``infos["final_info"]``.
 
+Like Gymnasium's own vector environments, ``reset`` and ``step`` return copies of the
+batch's arrays (``copy=True``); with ``copy=False`` they return the environment's own
+arrays (observations, masks, ``final_obs``), which the next ``step`` or ``reset``
+overwrites: faster, for a caller that copies what it keeps.
+
 ``reset(seed=s)`` seeds table ``i`` with ``s + i``, as ``SyncVectorEnv`` seeds its
 environments: table ``i`` then plays exactly as ``GinRummyEnv`` reset with ``s + i``.
 """
@@ -30,6 +35,7 @@ from ginsim.engine.hand import OUTCOMES, forfeit_points
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
 from ginsim.rl.aec import observation_space
+from ginsim.rl.arrays import Recycled
 from ginsim.rl.batch import KernelBatch, action_ids
 from ginsim.rl.encoding import N_ACTIONS, N_PLANES, N_SCALARS, OBS_SIZE, legal_mask, planes_of, view_masks, view_scalars
 from ginsim.rl.opponents import FastOpponent, opponent_for
@@ -50,6 +56,7 @@ class GinRummyVectorEnv(VectorEnv):  # type: ignore[misc]
         seat: int | None = None,
         game: bool = False,
         reward: str = "points",
+        copy: bool = True,
     ) -> None:
         if not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
@@ -72,6 +79,12 @@ class GinRummyVectorEnv(VectorEnv):  # type: ignore[misc]
         self._obs = np.zeros((num_envs, OBS_SIZE), dtype=np.float32)
         self._mask = np.zeros((num_envs, N_ACTIONS), dtype=np.int8)
         self._masks = np.zeros((num_envs, N_PLANES), dtype=np.uint64)
+        self.copy = copy
+        self._final = np.zeros((num_envs, OBS_SIZE), dtype=np.float32)
+        self._final_rows = np.empty(0, dtype=np.intp)
+        self._final_mask = np.zeros((num_envs, N_ACTIONS), dtype=np.int8)
+        self._fresh = (Recycled(self._obs.shape, np.float32), Recycled(self._mask.shape, np.int8))
+        self._fresh_final = Recycled(self._final.shape, np.float32)
 
     def _encode(self, which: range | list[int]) -> None:
         """Encode the learners ``which`` into the batch's arrays (planes all at once)."""
@@ -92,15 +105,36 @@ class GinRummyVectorEnv(VectorEnv):  # type: ignore[misc]
         obs[idx, :s0] = planes_of(masks[idx]).reshape(len(idx), s0)
 
     def _batch(self) -> dict[str, np.ndarray]:
-        return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
+        """The batch's observations now: copies of the environment's arrays, or (with
+        ``copy=False``) the arrays themselves, which the next ``step`` overwrites."""
+        if self.copy:
+            return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
+        return {"observation": self._obs, "action_mask": self._mask}
 
     def _kernel_batch(self, kb: KernelBatch) -> dict[str, np.ndarray]:
-        """The batch's observations now, in new arrays (a caller may keep the last)."""
-        n = self.num_envs
-        self._obs = np.empty((n, OBS_SIZE), dtype=np.float32)
-        self._mask = np.empty((n, N_ACTIONS), dtype=np.int8)
+        """The kernel's tables' observations now (as ``_batch``): with ``copy``, written
+        into arrays no caller holds (``Recycled``) instead of copied."""
+        if self.copy:
+            self._obs, self._mask = self._fresh[0].take(), self._fresh[1].take()
+            kb.observe(self._obs, self._mask)
+            return {"observation": self._obs, "action_mask": self._mask}
         kb.observe(self._obs, self._mask)
-        return {"observation": self._obs, "action_mask": self._mask}
+        return self._batch()
+
+    def _final_obs(self, kb: KernelBatch, done: np.ndarray) -> dict[str, np.ndarray]:
+        """``infos["final_obs"]``: the finished tables' last observations in their rows
+        (mask all zero), every other row zero; copied, or (``copy=False``) the
+        environment's own arrays, which the next ``step`` overwrites."""
+        if self.copy:
+            final = self._fresh_final.take()
+            final.fill(0.0)
+            kb.observe(final, None, done)
+            return {"observation": final, "action_mask": np.zeros_like(self._final_mask)}
+        final = self._final
+        final[self._final_rows] = 0.0
+        kb.observe(final, None, done)
+        self._final_rows = done
+        return {"observation": final, "action_mask": self._final_mask}
 
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
@@ -175,11 +209,7 @@ class GinRummyVectorEnv(VectorEnv):  # type: ignore[misc]
                 value = value / self.scale
             rewards[done] = np.where(winners < 0, 0.0, np.where(winners == seats, value, -value))
             terms[done] = True
-            final = np.zeros((n, OBS_SIZE), dtype=np.float32)
-            last = np.empty((len(done), OBS_SIZE), dtype=np.float32)
-            kb.observe(last, None, kb.F[done])
-            final[done] = last
-            infos["final_obs"] = {"observation": final, "action_mask": np.zeros((n, N_ACTIONS), dtype=np.int8)}
+            infos["final_obs"] = self._final_obs(kb, done)
             infos["_final_obs"] = terms.copy()
             info: dict[str, np.ndarray] = {"outcome": np.full(n, "", dtype=object)}
             info["outcome"][done] = [OUTCOMES[c] for c in codes.tolist()]
@@ -210,14 +240,16 @@ def make_vector(
     seat: int | None = None,
     game: bool = False,
     reward: str = "points",
+    copy: bool = True,
 ) -> VectorEnv:
     """A vector of ``num_envs`` learners' tables: a ``GinRummyVectorEnv`` against a
     built-in parametric opponent, else a ``SyncVectorEnv`` of ``GinRummyEnv`` (both reset
-    a finished table in the same step)."""
+    a finished table in the same step; ``copy`` as Gymnasium's: False returns arrays the
+    next step overwrites)."""
     if isinstance(opponent, str) and isinstance(opponent_for(opponent), FastOpponent):
-        return GinRummyVectorEnv(num_envs, opponent, rules, seat, game, reward)
+        return GinRummyVectorEnv(num_envs, opponent, rules, seat, game, reward, copy)
 
     def one() -> GinRummyEnv:
         return GinRummyEnv(opponent=opponent, rules=rules, seat=seat, game=game, reward=reward)
 
-    return gymnasium.vector.SyncVectorEnv([one] * num_envs, autoreset_mode=AutoresetMode.SAME_STEP)
+    return gymnasium.vector.SyncVectorEnv([one] * num_envs, copy=copy, autoreset_mode=AutoresetMode.SAME_STEP)

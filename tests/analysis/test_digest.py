@@ -18,7 +18,7 @@ from ginsim.analysis.logcounts import read_log_counts
 from ginsim.analysis.plots import strategy_order
 from ginsim.api import RunSettings, finish, launch
 from ginsim.run.describe import SweepRun
-from ginsim.run.records import chunk_files, read_manifest
+from ginsim.runfolder.records import chunk_files, read_manifest
 
 
 def _sweep(out: Path, plots: bool = True) -> Path:

@@ -12,7 +12,7 @@ import pytest
 
 from ginsim.analysis.pairwise import los_games, los_points, pairwise, verdict
 from ginsim.analysis.stats import CLUSTER_FIELDS, SUM_FIELDS
-from ginsim.run.records import PairingRecord
+from ginsim.runfolder.records import PairingRecord
 
 
 def _sums(hands: int, games: int, won: int, points: float) -> dict[str, float]:

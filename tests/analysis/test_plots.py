@@ -32,7 +32,7 @@ from ginsim.analysis.plots import (
 )
 from ginsim.cli import main
 from ginsim.engine.play import OUTCOMES
-from ginsim.run.records import PairingRecord
+from ginsim.runfolder.records import PairingRecord
 
 RR = ["random", "simple", "threshold:knock_at=5"]
 COMMON = ["heatmap_", "ratings", "sweep_", "outcomes", "turns", "knock_deadwood"]

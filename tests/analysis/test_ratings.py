@@ -9,7 +9,7 @@ import pytest
 
 from ginsim.analysis.ratings import points_ratings, ratings
 from ginsim.analysis.stats import bradley_terry, chunk_sums
-from ginsim.run.records import PairingRecord
+from ginsim.runfolder.records import PairingRecord
 
 NAMES = ["many_small", "few_big", "plain"]
 PAIRINGS = [

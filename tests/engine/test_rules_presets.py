@@ -29,9 +29,9 @@ from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import PlayerView
 from ginsim.errors import GinsimError, IllegalMoveError, RulesError
 from ginsim.run.config import load_experiment
-from ginsim.run.records import GAME_COLUMNS, GAME_PREFIX, chunk_files, read_games
 from ginsim.run.seeding import deal_seed, deck_for, game_deal_seed
 from ginsim.run.worker import ChunkTask, play_chunk
+from ginsim.runfolder.records import GAME_COLUMNS, GAME_PREFIX, chunk_files, read_games
 
 ALL_PRESETS = [preset_rules(n) for n in PRESET_NAMES]
 VARIANTS = [

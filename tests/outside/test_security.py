@@ -27,9 +27,9 @@ from ginsim.engine.melds import tables_for
 from ginsim.engine.play import play_hand
 from ginsim.engine.registry import StrategySpec, parse_spec
 from ginsim.engine.rules import Rules
-from ginsim.run.records import OUTCOME_CODE, chunk_files
 from ginsim.run.seeding import deal_seed, deck_for, strategy_seed, text_key
 from ginsim.run.worker import ChunkTask, play_chunk
+from ginsim.runfolder.records import OUTCOME_CODE, chunk_files
 
 _M64 = 0xFFFFFFFFFFFFFFFF
 SPECS = ("seed_inverter", "simple")

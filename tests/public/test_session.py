@@ -12,7 +12,7 @@ from ginsim.strategies.threshold import Threshold
 
 import ginsim
 from ginsim.errors import RulesError, RunError, StrategySpecError
-from ginsim.run.records import chunk_files, read_chunk
+from ginsim.runfolder.records import chunk_files, read_chunk
 
 matplotlib.use("Agg")
 

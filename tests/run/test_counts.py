@@ -11,9 +11,9 @@ import pandas as pd
 import ginsim
 from ginsim.engine.rules import Rules
 from ginsim.run.describe import MatchRun
-from ginsim.run.integrity import run_key
 from ginsim.run.plan import plan_run
-from ginsim.run.records import read_manifest
+from ginsim.runfolder.integrity import run_key
+from ginsim.runfolder.records import read_manifest
 
 
 def test_games_count_the_games_played_with_duplicate_deals(run_cli, tmp_path: Path) -> None:

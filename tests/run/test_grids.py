@@ -9,7 +9,7 @@ import pandas as pd
 
 import ginsim
 from ginsim.api import run_experiment
-from ginsim.run.records import RunKind, read_manifest
+from ginsim.runfolder.records import RunKind, read_manifest
 
 SMALL = ["--hands", "20", "--jobs", "1"]
 

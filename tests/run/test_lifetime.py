@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from ginsim.run.records import chunk_files, read_chunk, read_manifest
+from ginsim.runfolder.records import chunk_files, read_chunk, read_manifest
 
 LEARNER = '''
 from ginsim.strategy import Strategy

@@ -12,9 +12,9 @@ import ginsim
 from ginsim.engine.cards import parse_card
 from ginsim.engine.play import play_hand
 from ginsim.engine.rules import Rules
-from ginsim.run.records import RESULT_COLUMNS, chunk_files, read_chunk
 from ginsim.run.seeding import deal_seed, deck_for
 from ginsim.run.worker import first_dealer
+from ginsim.runfolder.records import RESULT_COLUMNS, chunk_files, read_chunk
 from ginsim.strategy import Strategy
 
 

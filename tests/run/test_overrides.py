@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 import ginsim
-from ginsim.run.records import read_manifest
+from ginsim.runfolder.records import read_manifest
 from ginsim.strategy import Strategy
 
 TOML = 'kind = "match"\na = "simple"\nb = "random"\nhands = 20\nseed = 3\nout = "{out}"\n'
@@ -56,7 +56,7 @@ class Counting(Strategy):
     calls = 0
 
     def count(self) -> None:
-        if type(self).__module__ == "ginsim.run.timing":
+        if type(self).__module__ == "ginsim.runfolder.timing":
             Counting.calls += 1
 
     def take_upcard(self, view):  # type: ignore[no-untyped-def]

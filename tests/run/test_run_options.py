@@ -23,7 +23,7 @@ from ginsim.run.bench import bench_runner
 from ginsim.run.describe import MatchRun, RoundRobinRun, RunDescription, SweepRun
 from ginsim.run.options import GENERAL_ENV, JIT_ENV, PURE_ENV, Engine, resolve_engine
 from ginsim.run.plan import ChunkTask, plan_run
-from ginsim.run.records import Manifest
+from ginsim.runfolder.records import Manifest
 
 ROOT = Path(__file__).resolve().parents[2]
 MANIFESTS = Path(__file__).resolve().parents[1] / "fixtures" / "manifests"

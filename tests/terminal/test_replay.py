@@ -17,8 +17,8 @@ from click.testing import CliRunner
 
 from ginsim.cli import cli, main
 from ginsim.engine.cards import CARD_NAMES
-from ginsim.run.integrity import sum_path, write_sum
-from ginsim.run.records import chunk_files
+from ginsim.runfolder.integrity import sum_path, write_sum
+from ginsim.runfolder.records import chunk_files
 from ginsim.terminal.replay import RunLog, replay_hand, replay_text, seat_text
 from ginsim.terminal.textview import Style
 
@@ -109,7 +109,7 @@ def test_a_log_that_disagrees_is_an_error(hands_run: Path, tmp_path: Path, capsy
     table = table.set_column(table.schema.get_field_index("points"), "points", pa.array(points, type=pa.int16()))
     pq.write_table(table, first)
     # re-record its checksum: a log that passes the integrity checks yet disagrees with the
-    # engine (as after an engine change), not a damaged file (tests/run/test_integrity.py)
+    # engine (as after an engine change), not a damaged file (tests/runfolder/test_integrity.py)
     record = json.loads(sum_path(first).read_text())
     write_sum(first, record["run"], table.num_rows, first, None)
     with pytest.raises(SystemExit) as e:

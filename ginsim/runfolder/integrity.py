@@ -11,7 +11,7 @@ SHA-256 cannot recompute that without the secret, and a secret replaced after ch
 were written matches none of them. It is written before the chunk file is renamed into place, so a
 chunk file without its record was never finished by this version of ginsim.
 
-This module knows nothing of the run folder's layout beyond those names: ginsim.run.records
+This module knows nothing of the run folder's layout beyond those names: ginsim.runfolder.records
 builds the expected schema and deal range of each chunk and calls ``check_chunk``.
 """
 
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ginsim.run.atomic import make_dir, write_text_atomic
+from ginsim.runfolder.atomic import make_dir, write_text_atomic
 
 CHUNK_NAME = re.compile(r"p(\d{4,})-c(\d{6,})\.parquet")
 """A chunk file's name: pairing (4 digits or more), chunk (6 or more)."""

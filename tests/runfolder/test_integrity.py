@@ -25,11 +25,11 @@ from support.runs import hand_log
 from ginsim.analysis.format import md_code, md_text
 from ginsim.engine.rules import MAX_HAND_BONUS, MAX_TARGET_SCORE, Rules
 from ginsim.errors import RunError
-from ginsim.run import lock, records
 from ginsim.run.describe import MatchRun
-from ginsim.run.integrity import sum_path
 from ginsim.run.plan import MAX_COUNT, plan_run
-from ginsim.run.records import chunk_files, read_manifest, scan_chunks
+from ginsim.runfolder import lock, records
+from ginsim.runfolder.integrity import sum_path
+from ginsim.runfolder.records import chunk_files, read_manifest, scan_chunks
 
 SMALL = ["match", "simple", "random", "--hands", "40", "--chunk", "5", "-q", "--no-plots", "--jobs", "1"]
 """4 chunks of 5 deals (10 hands each)."""

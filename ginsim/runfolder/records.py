@@ -4,7 +4,7 @@ A run folder holds ``manifest.json`` (what was played, by which command, on what
 machine: a ``Manifest``) and ``hands/`` (the hand log: one Parquet file per chunk, named
 ``p<pairing>-c<chunk>.parquet``, written under a temporary name and renamed, so a file
 either holds its whole chunk or does not exist, with its checksum record in
-``checksums/p<pairing>-c<chunk>.sha256``: ginsim.run.integrity). The runner writes
+``checksums/p<pairing>-c<chunk>.sha256``: ginsim.runfolder.integrity). The runner writes
 through this module; statistics, reports, charts and replays read through it and never
 import the runner. Reading checks each chunk against the manifest's plan (name, checksum,
 schema, rows, pairing and deals): ``scan_chunks`` sorts the files of ``hands/`` into the
@@ -26,9 +26,9 @@ import numpy as np
 
 from ginsim.engine.play import OUTCOMES
 from ginsim.errors import RunError
-from ginsim.run import integrity
-from ginsim.run.atomic import TMP_MARK, atomic_path, describe_os_error
-from ginsim.run.manifest import (
+from ginsim.runfolder import integrity
+from ginsim.runfolder.atomic import TMP_MARK, atomic_path, describe_os_error
+from ginsim.runfolder.manifest import (
     MANIFEST,
     Manifest,
     PairingRecord,
@@ -39,13 +39,13 @@ from ginsim.run.manifest import (
     write_json_atomic,
     write_manifest,
 )
-from ginsim.run.secret import run_secret
-from ginsim.run.timing import read_timing, summarize_timing, timing_path, write_timing
+from ginsim.runfolder.secret import run_secret
+from ginsim.runfolder.timing import read_timing, summarize_timing, timing_path, write_timing
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = [  # the manifest's names are part of the run-folder format (ginsim.run.manifest)
+__all__ = [  # the manifest's names are part of the run-folder format (ginsim.runfolder.manifest)
     "MANIFEST",
     "Manifest",
     "PairingRecord",
@@ -243,7 +243,7 @@ def chunk_files(folder: Path) -> list[Path]:
 
 def run_in_progress(folder: Path) -> str | None:
     """Who is writing ``folder`` right now ("pid N on HOST"), or None if no run holds its lock."""
-    from ginsim.run.lock import holder
+    from ginsim.runfolder.lock import holder
 
     h = holder(folder)
     return None if h is None else f"pid {h.get('pid', '?')} on {h.get('host', '?')}"
@@ -309,7 +309,7 @@ def write_chunk(path: Path, arrays: dict[str, np.ndarray], run: str, secret: byt
     table = _hand_table(arrays)
     games = write_game_records(path, arrays)
     write_forfeit_details(path, arrays)  # the forfeits' tracebacks, before the hand file too
-    write_timing(path, arrays)  # the decisions' times (ginsim.run.timing)
+    write_timing(path, arrays)  # the decisions' times (ginsim.runfolder.timing)
     with atomic_path(path) as tmp:
         pq.write_table(table, tmp, compression="zstd")
         integrity.write_sum(path, run, table.num_rows, tmp, games, secret)
@@ -346,7 +346,7 @@ def forfeits_path(hands_path: Path) -> Path:
 
 def write_forfeit_details(hands_path: Path, arrays: dict[str, np.ndarray]) -> None:
     """Write a chunk's forfeit records, if it has any, as JSON lines, atomically. Each
-    record (ginsim.run.forfeits) names the strategy, the hand (``chunk_row``: its row in
+    record (ginsim.runfolder.forfeits) names the strategy, the hand (``chunk_row``: its row in
     the chunk), the decision, the view at the time and the traceback."""
     details = arrays.get(FORFEIT_DETAILS)
     if details is None or not len(details):

@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 
 from ginsim.engine.strategy import DECISIONS, ENTRY_POINTS, entry_points
-from ginsim.run.atomic import atomic_path, make_dir
-from ginsim.run.integrity import parse_chunk_name
+from ginsim.runfolder.atomic import atomic_path, make_dir
+from ginsim.runfolder.integrity import parse_chunk_name
 
 TIMED_EVERY = 16
 """Deals (games, in game mode) whose index is a multiple of this have their decisions timed."""

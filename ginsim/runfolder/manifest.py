@@ -1,6 +1,6 @@
 """The manifest of a run folder (``manifest.json``): what was played, by which command,
 on what machine, and how far it got, as a typed ``Manifest`` checked as a whole on read.
-Part of the run-folder format: ginsim.run.records re-exports every name, and the rest of
+Part of the run-folder format: ginsim.runfolder.records re-exports every name, and the rest of
 ginsim reads and writes manifests through it."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from ginsim.errors import RunError
-from ginsim.run import integrity
-from ginsim.run.atomic import describe_os_error, write_text_atomic
+from ginsim.runfolder import integrity
+from ginsim.runfolder.atomic import describe_os_error, write_text_atomic
 
 MANIFEST = "manifest.json"
 

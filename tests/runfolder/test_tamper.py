@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from ginsim.run.integrity import sum_path
+from ginsim.runfolder.integrity import sum_path
 
 ARGS = ["match", "simple", "random", "--hands", "8", "--chunk", "2", "--jobs", "1", "-q", "--no-plots"]
 

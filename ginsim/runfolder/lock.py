@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ginsim.errors import RunError
-from ginsim.run.atomic import describe_os_error
+from ginsim.runfolder.atomic import describe_os_error
 
 LOCK = ".lock"
 

@@ -156,7 +156,7 @@ def report_markdown(a: Analysis) -> str:
         "for points per hand, the SE over deal pairs with duplicate deals).",
         "",
     ]
-    if note := forfeit_note(a.folder):  # tracebacks of the forfeits (ginsim.runfolder.forfeits)
+    if note := forfeit_note(a.folder):  # tracebacks of the forfeits (ginsim.runfolder.forfeit_records)
         out += [f"**Forfeits.** {note.replace(str(a.folder) + '/', '')}.", ""]
     charts = _charts(a)
     fill = _caption_values(a)

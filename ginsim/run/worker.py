@@ -43,7 +43,7 @@ from ginsim.run.seeding import (
     strategy_seed,
     strategy_seeds,
 )
-from ginsim.runfolder.forfeits import MAX_PER_CHUNK, forfeit_record, traced_replay
+from ginsim.runfolder.forfeit_records import MAX_PER_CHUNK, forfeit_record, traced_replay
 from ginsim.runfolder.records import COLUMNS, FORFEIT_DETAILS, GAME_COLUMNS, GAME_PREFIX, OUTCOME_CODE, RESULT_COLUMNS
 from ginsim.runfolder.timing import TIMED_EVERY, TIMING_KEY, Clock, timed_class, timing_array
 
@@ -55,7 +55,7 @@ class _Columns:
     def __init__(self) -> None:
         self.rows: list[tuple[Any, ...]] = []
         self.games: list[tuple[Any, ...]] = []  # game mode: one row per game (GAME_COLUMNS)
-        self.forfeits: list[str] = []  # each forfeit's record (ginsim.runfolder.forfeits), JSON text
+        self.forfeits: list[str] = []  # each forfeit's record (ginsim.runfolder.forfeit_records), JSON text
 
     def add(
         self,
@@ -305,7 +305,7 @@ def _note_forfeit(
     again: Callable[[tuple[Strategy, Strategy]], HandResult],
 ) -> None:
     """Trace the forfeit of the last row added to ``cols`` by playing it again with
-    ``again`` and the ``fresh`` strategies, seated (ginsim.runfolder.forfeits)."""
+    ``again`` and the ``fresh`` strategies, seated (ginsim.runfolder.forfeit_records)."""
     where = {"pairing": task.pairing, "deal": unit, "copy": copy, "game_hand": game_hand}
     where["chunk_row"] = len(cols.rows) - 1
     specs = (task.spec_a.text, task.spec_b.text) if seat_a == 0 else (task.spec_b.text, task.spec_a.text)

@@ -2,7 +2,7 @@
 typed manifest (``manifest``); the hand and game columns, outcome codes and chunk files
 (``records``); checksums and the format's version (``integrity``); atomic writes
 (``atomic``); a tournament run's secret (``secret``); decision times (``timing``); each
-forfeit's record (``forfeits``); the folder's lock (``lock``).
+forfeit's record (``forfeit_records``); the folder's lock (``lock``).
 
 The one module family the analysis reads. It imports the engine (outcome codes, cards,
 views) and nothing of ``ginsim.run`` or above: pyproject.toml's import contract, checked by

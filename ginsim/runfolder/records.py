@@ -346,7 +346,7 @@ def forfeits_path(hands_path: Path) -> Path:
 
 def write_forfeit_details(hands_path: Path, arrays: dict[str, np.ndarray]) -> None:
     """Write a chunk's forfeit records, if it has any, as JSON lines, atomically. Each
-    record (ginsim.runfolder.forfeits) names the strategy, the hand (``chunk_row``: its row in
+    record (ginsim.runfolder.forfeit_records) names the strategy, the hand (``chunk_row``: its row in
     the chunk), the decision, the view at the time and the traceback."""
     details = arrays.get(FORFEIT_DETAILS)
     if details is None or not len(details):

@@ -33,7 +33,7 @@ from ginsim.engine.strategy import Strategy
 from ginsim.errors import RulesError, RunError
 from ginsim.run.describe import GauntletRun, MatchRun, RoundRobinRun, RunDescription, SweepRun
 from ginsim.run.options import Engine, resolve_engine
-from ginsim.run.records import RunKind
+from ginsim.runfolder.records import RunKind
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from ginsim.analysis.figures import Analysis
-    from ginsim.run.records import Manifest
+    from ginsim.runfolder.records import Manifest
 
 StrategyLike = str | type[Strategy] | Strategy
 """What the run functions take as a strategy: spec text, a class or an instance."""
@@ -270,7 +270,7 @@ def _start(
 def open_run(folder: str | Path) -> Run:
     """A finished (or partly finished) run folder as a ``Run``; the folder is not owned
     (never deleted)."""
-    from ginsim.run.records import read_manifest
+    from ginsim.runfolder.records import read_manifest
 
     path = Path(folder)
     read_manifest(path)  # one clear line if it is not a run folder
@@ -353,14 +353,14 @@ class Run:
     @cached_property
     def hands(self) -> pd.DataFrame:
         """The hand log with names (see ``ginsim.session.named_hands``)."""
-        from ginsim.run.records import chunk_files, read_chunk
+        from ginsim.runfolder.records import chunk_files, read_chunk
 
         return named_hands([read_chunk(f) for f in chunk_files(self.folder)], self.manifest)
 
     @cached_property
     def games(self) -> pd.DataFrame:
         """Game mode: one row per game played (empty in hand mode)."""
-        from ginsim.run.records import chunk_files, read_games
+        from ginsim.runfolder.records import chunk_files, read_games
 
         return read_games(chunk_files(self.folder))
 
@@ -370,7 +370,7 @@ class Run:
         strategy and seat, kind and reason, the decision, the view as text, the traceback."""
         import pandas as pd
 
-        from ginsim.run.records import read_forfeit_details
+        from ginsim.runfolder.records import read_forfeit_details
 
         return pd.DataFrame(read_forfeit_details(self.folder))
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from support.runs import ginsim_subprocess
 
 from ginsim.cli import main
 
@@ -37,13 +36,6 @@ def run_cli(capsys: pytest.CaptureFixture[str]):
         return Result(code, captured.out, captured.err)
 
     return run
-
-
-def ginsim_subprocess(*args: str, cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    """Run the installed ``ginsim`` command in a child process."""
-    return subprocess.run(
-        [sys.executable, "-m", "ginsim", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout
-    )
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ginsim.analysis.logcounts import LOG_COUNT_COLUMNS, LogCounts, count_chunk
-from ginsim.run.records import PairingRecord
+from ginsim.runfolder.records import PairingRecord
 
 
 @dataclass(frozen=True)

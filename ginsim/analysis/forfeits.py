@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from ginsim.errors import one_line
-from ginsim.run.records import OUTCOME_CODE, PairingRecord, outcome_codes, read_chunk
+from ginsim.runfolder.records import OUTCOME_CODE, PairingRecord, outcome_codes, read_chunk
 
 SHOWN = 5
 """How many hand numbers a report lists per forfeiting strategy."""

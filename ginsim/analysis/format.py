@@ -8,7 +8,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ginsim.errors import one_line
-from ginsim.run.records import Manifest, RunKind
+from ginsim.runfolder.records import Manifest, RunKind
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -1,7 +1,7 @@
 """Game figures of a game-mode run (METRICS.md): ``points_per_game`` (the strategy's
 total with every end-of-game bonus minus the opponent's, per game, with a 95% interval
 over games or, with duplicate deals, over game pairs), ``hands_per_game`` and
-``shutouts``, from the game records that ginsim.run.records keeps beside the hand log."""
+``shutouts``, from the game records that ginsim.runfolder.records keeps beside the hand log."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ginsim.analysis.stats import Z95, points_se
-from ginsim.run.records import read_games
+from ginsim.runfolder.records import read_games
 
 
 def game_figures(games: pd.DataFrame) -> dict[tuple[int, int], dict[str, float]]:

@@ -17,7 +17,7 @@ from matplotlib.ticker import PercentFormatter
 
 from ginsim.analysis.chartbase import CELL, FIGURE_NAMES, PARAM_UNITS, Y_LABELS, font, new_figure, title
 from ginsim.analysis.figures import Analysis, grid_params
-from ginsim.run.records import RunKind
+from ginsim.runfolder.records import RunKind
 
 GRID_FIGURES = ("points_per_hand", "game_win_rate")
 """The figures a two-parameter grid is drawn for (the second in games mode only)."""

@@ -23,7 +23,7 @@ from ginsim.analysis.format import (
 from ginsim.analysis.ratings import GAMES_MODEL, POINTS_MODEL
 from ginsim.analysis.sprt import as_float, is_points_test
 from ginsim.analysis.stats import RATE_FIGURES
-from ginsim.run.records import PairingRecord, RunKind, forfeit_note
+from ginsim.runfolder.records import PairingRecord, RunKind, forfeit_note
 
 CHART_CAPTIONS: dict[str, str] = {
     "ratings": "Each strategy's rating with its 95% interval (points per hand in hand mode, Bradley–Terry on "
@@ -156,7 +156,7 @@ def report_markdown(a: Analysis) -> str:
         "for points per hand, the SE over deal pairs with duplicate deals).",
         "",
     ]
-    if note := forfeit_note(a.folder):  # tracebacks of the forfeits (ginsim.run.forfeits)
+    if note := forfeit_note(a.folder):  # tracebacks of the forfeits (ginsim.runfolder.forfeit_records)
         out += [f"**Forfeits.** {note.replace(str(a.folder) + '/', '')}.", ""]
     charts = _charts(a)
     fill = _caption_values(a)

@@ -24,7 +24,7 @@ from typing import Any
 import pandas as pd
 
 from ginsim.analysis.stats import Z95, figures
-from ginsim.run.records import PairingRecord
+from ginsim.runfolder.records import PairingRecord
 
 PAIRWISE = "pairwise.csv"
 PAIRWISE_NOTE = (

@@ -33,8 +33,8 @@ from ginsim.analysis.format import describe_run
 from ginsim.analysis.gridcharts import grid_makers
 from ginsim.analysis.logcounts import ALL, OUTCOME_CATEGORIES, read_log_counts
 from ginsim.analysis.scales import bars_scale, matrix_scale, rows_scale
-from ginsim.run.atomic import make_dir, write_atomic
-from ginsim.run.records import Manifest
+from ginsim.runfolder.atomic import make_dir, write_atomic
+from ginsim.runfolder.records import Manifest
 
 OUTCOME_COLORS = ("#41ab5d", "#005a32", "#a1d99b", "#fd8d3c", "#ef3b2c", "#99000d", "#969696", "#d9f0d3", "#252525")
 _DARK = {"#41ab5d", "#005a32", "#ef3b2c", "#99000d", "#252525"}  # colours that take white labels

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ginsim.analysis.stats import Z95, bradley_terry, figures
-from ginsim.run.records import PairingRecord
+from ginsim.runfolder.records import PairingRecord
 
 POINTS_MODEL = "least squares on points per hand (rating_i − rating_j ≈ i's points per hand against j), mean 0"
 GAMES_MODEL = "Bradley–Terry on game wins, Elo scale (400·log10), zero the precision-weighted mean"

@@ -25,8 +25,8 @@ from ginsim.analysis.ratings import GAMES_MODEL, POINTS_MODEL
 from ginsim.analysis.sprt import describe
 from ginsim.analysis.stats import RATE_FIGURES
 from ginsim.analysis.thinking import NOTE as THINK_NOTE
-from ginsim.run.atomic import write_atomic, write_text_atomic
-from ginsim.run.records import RunKind, forfeit_note
+from ginsim.runfolder.atomic import write_atomic, write_text_atomic
+from ginsim.runfolder.records import RunKind, forfeit_note
 
 
 def write_tables(a: Analysis) -> None:

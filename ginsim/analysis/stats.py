@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ginsim.run.records import OUTCOME_CODE, PairingRecord, outcome_codes, read_chunk
+from ginsim.runfolder.records import OUTCOME_CODE, PairingRecord, outcome_codes, read_chunk
 
 Z95 = 1.959963984540054
 _CODE = OUTCOME_CODE

@@ -1,5 +1,5 @@
 """Thinking time per decision (docs/METRICS.md): each strategy's mean and 99th-percentile
-wall time per decision, from the histograms the workers keep (ginsim.run.timing), per
+wall time per decision, from the histograms the workers keep (ginsim.runfolder.timing), per
 summary row and per strategy over all its pairings. Machine-dependent: another machine,
 another load, other numbers; the figures of play never depend on them."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ginsim.run.records import PairingRecord, read_timing, summarize_timing
+from ginsim.runfolder.records import PairingRecord, read_timing, summarize_timing
 
 THINK_COLUMNS = ("think_decisions", "think_mean_us", "think_p99_us")
 NOTE = "machine-dependent: wall time on the machine that played, under its load at the time"

@@ -139,7 +139,7 @@ def _main(argv: list[str] | None) -> None:
         click.echo(f"ginsim: error: {error_line(e)}", err=True)
         sys.exit(EXIT_USAGE)
     except OSError as e:  # the environment: a read-only or full disk, a path too long, ...
-        from ginsim.run.atomic import describe_os_error
+        from ginsim.runfolder.atomic import describe_os_error
 
         where = f"{e.filename}: " if e.filename else ""
         click.echo(f"ginsim: error: {where}{describe_os_error(e)}", err=True)

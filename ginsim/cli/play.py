@@ -130,7 +130,7 @@ def replay(
     run = RunLog(folder)
     result = replay_hand(run, hand, seat)
     if html is not None:
-        from ginsim.run.atomic import write_text_atomic
+        from ginsim.runfolder.atomic import write_text_atomic
         from ginsim.web.page import replay_page
         from ginsim.web.steps import hand_steps
 
@@ -148,7 +148,7 @@ def replay(
 
 def _forfeit_lines(folder: Path, row: int) -> list[str]:
     """The traced forfeit of hand ``row`` (forfeits/ in the run folder), as text."""
-    from ginsim.run.records import read_forfeit_details
+    from ginsim.runfolder.records import read_forfeit_details
 
     rec = next((r for r in read_forfeit_details(folder) if r["row"] == row), None)
     if rec is None:

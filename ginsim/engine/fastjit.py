@@ -6,7 +6,7 @@ numba compiles the same source: the file is loaded a second time as a module of 
 (never the mypyc extension), every function in it is replaced by its ``numba.njit``
 form, so calls between them stay in machine code, and ``play_rows`` runs over int64
 arrays instead of lists and tuples. The hands are the kernel's, so the hand log is the
-same whichever compiler ran it (tests/test_fastjit.py compares them under every preset
+same whichever compiler ran it (tests/engine/test_fastjit.py compares them under every preset
 and variant).
 
 The first use on a machine compiles the kernel (a few seconds) and caches it next to

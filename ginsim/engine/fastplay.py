@@ -8,7 +8,7 @@ small function of the seat's own hand, the upcard and its seeded random stream, 
 (compiled with the other hot modules; ``fastjit`` runs the same loop under numba).
 
 The result is the same ``HandResult`` as ``play_hand`` with the same strategies, rules,
-deck, dealer and seat seeds, field for field; tests/test_fastpath.py plays both ways and
+deck, dealer and seat seeds, field for field; tests/engine/test_fastpath.py plays both ways and
 compares. Seat seeds are inputs, as for ``play_hand``: this module never derives one.
 """
 

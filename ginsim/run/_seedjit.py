@@ -5,7 +5,7 @@ copy and seat bytes, for a whole chunk's deals in one call.
 ``hashlib`` does the same hash one message at a time, and the Python around each call
 (copy the keyed state, build the message, take the digest) costs more than the hash. Here
 the keyed state after the key block is computed once (``keyed_state``) and each seed is
-one compression of its ten-byte final block. tests/test_seeding.py compares the two on
+one compression of its ten-byte final block. tests/run/test_seeding.py compares the two on
 thousands of keys, seeds, copies and seats.
 """
 

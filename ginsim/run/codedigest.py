@@ -39,7 +39,7 @@ from typing import Any
 
 from ginsim.engine.registry import StrategySpec, available, spec_prefixes
 from ginsim.outside import is_outside
-from ginsim.run.manifest import Manifest
+from ginsim.runfolder.manifest import Manifest
 from ginsim.version import __version__
 
 MAX_FILES = 400  # local modules followed per strategy

@@ -39,8 +39,8 @@ from ginsim.engine.rules import Rules, rules_from_table
 from ginsim.errors import GinsimError, RunError
 from ginsim.run.describe import GauntletRun, MatchRun, RoundRobinRun, RunDescription, SweepRun
 from ginsim.run.plan import KINDS, plan_run
-from ginsim.run.records import RunKind
 from ginsim.run.speccheck import parse_specs
+from ginsim.runfolder.records import RunKind
 
 COMMON_KEYS = ("kind", "description", "hands", "games", "seed", "duplicate", "out", "rules")
 KIND_KEYS: dict[str, tuple[str, ...]] = {

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ginsim.run.manifest import RunKind  # not through records, which loads numpy: the CLI imports this
+from ginsim.runfolder.manifest import RunKind  # not through records, which loads numpy: the CLI imports this
 
 
 @dataclass(frozen=True)

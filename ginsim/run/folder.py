@@ -21,14 +21,15 @@ from ginsim.engine import _native as native
 from ginsim.engine.registry import StrategySpec
 from ginsim.errors import RunError
 from ginsim.outside import manifest_fields
-from ginsim.run import lock
-from ginsim.run.atomic import TMP_MARK, describe_os_error, make_dir
 from ginsim.run.codedigest import CodeDigest, code_changes, digest_specs
 from ginsim.run.grow import grows, record_growth
-from ginsim.run.integrity import FORMAT, GROWABLE, SUMS_DIR
 from ginsim.run.options import Engine
 from ginsim.run.plan import RunPlan
-from ginsim.run.records import (
+from ginsim.run.worker import play_path
+from ginsim.runfolder import lock
+from ginsim.runfolder.atomic import TMP_MARK, describe_os_error, make_dir
+from ginsim.runfolder.integrity import FORMAT, GROWABLE, SUMS_DIR
+from ginsim.runfolder.records import (
     FORFEITS_DIR,
     GAMES_DIR,
     HANDS_DIR,
@@ -39,8 +40,7 @@ from ginsim.run.records import (
     read_manifest,
     write_manifest,
 )
-from ginsim.run.secret import SECRET, run_secret
-from ginsim.run.worker import play_path
+from ginsim.runfolder.secret import SECRET, run_secret
 from ginsim.version import __version__
 
 

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from ginsim.errors import RunError
-from ginsim.run.integrity import GROWABLE
 from ginsim.run.plan import RunPlan
-from ginsim.run.records import MANIFEST, Manifest, RunKind, read_manifest
+from ginsim.runfolder.integrity import GROWABLE
+from ginsim.runfolder.records import MANIFEST, Manifest, RunKind, read_manifest
 
 ENTRANTS_GROW = (RunKind.ROUNDROBIN, RunKind.GAUNTLET)
 """The kinds of run a new entrant (an opponent, for a gauntlet) grows."""

@@ -20,7 +20,7 @@ that copy of the chunk at once.
 Time is the referee's: each decision gets at most ``decision_limit`` seconds, or what is
 left of the rules' clock (R25) when that is less; past it the bot's process is killed,
 the seat forfeits, and a fresh process plays its next hand. The decks mix in the run's
-secret (ginsim.run.secret), which bots never see.
+secret (ginsim.runfolder.secret), which bots never see.
 """
 
 from __future__ import annotations

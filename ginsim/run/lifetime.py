@@ -57,7 +57,7 @@ class Seating:
         self.params = (task.spec_a.params, task.spec_b.params)
         self.names = (task.spec_a.text, task.spec_b.text)
         self.plain = plain  # the classes of each seat order (or tournament mode's factories)
-        self.timed = timed  # their timed forms (ginsim.run.timing); kept instances are always timed
+        self.timed = timed  # their timed forms (ginsim.runfolder.timing); kept instances are always timed
         self.kept: dict[tuple[int, int], Strategy] = {}
 
     def sides(self, copy: int, timed: bool) -> tuple[Strategy, Strategy]:

@@ -19,10 +19,8 @@ from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import HAND, LIFETIMES, MATCH
 from ginsim.errors import RunError, one_line
 from ginsim.run.describe import GauntletRun, MatchRun, RoundRobinRun, RunDescription, SweepRun
-from ginsim.run.integrity import chunk_span, chunks_per_pairing
 from ginsim.run.options import Engine
 from ginsim.run.params import param_grid
-from ginsim.run.records import PairingRecord, RunKind
 from ginsim.run.seeding import text_key
 from ginsim.run.sizes import DEFAULT_CHUNK_HANDS as DEFAULT_CHUNK_HANDS  # the plan's names, re-exported
 from ginsim.run.sizes import DEFAULT_FAST_CHUNK_HANDS as DEFAULT_FAST_CHUNK_HANDS
@@ -30,6 +28,8 @@ from ginsim.run.sizes import MAX_COUNT as MAX_COUNT
 from ginsim.run.sizes import MAX_PAIRINGS as MAX_PAIRINGS
 from ginsim.run.sizes import check_counts, default_chunk, even_counts
 from ginsim.run.speccheck import check_together, parse_specs
+from ginsim.runfolder.integrity import chunk_span, chunks_per_pairing
+from ginsim.runfolder.records import PairingRecord, RunKind
 
 KINDS = tuple(k.value for k in RunKind)
 FAST_POLICIES = ("simple", "threshold", "random")

@@ -22,7 +22,7 @@ from typing import Any
 
 from ginsim.engine.play import HandResult
 from ginsim.engine.registry import BUILTINS
-from ginsim.run.records import RESULT_COLUMNS
+from ginsim.runfolder.records import RESULT_COLUMNS
 
 REPLAY_CHECK = "__replay_check__"
 """The key of a worker's chunk columns that carries its ``ReplayCheck`` (an object array

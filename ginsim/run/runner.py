@@ -23,17 +23,20 @@ import numpy as np
 
 from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
 from ginsim.errors import GinsimError, Interrupted, RunError
-from ginsim.run.atomic import describe_os_error
 from ginsim.run.folder import default_out, now, prepare_folder
 from ginsim.run.grow import grown_plan
-from ginsim.run.integrity import FORMAT, KEYED_MISMATCH, SUMS_DIR, chunk_key, parse_chunk_name
 from ginsim.run.interrupt import exit_reported, sigterm_as_interrupt
 from ginsim.run.isolate import close_pool
 from ginsim.run.options import Engine
 from ginsim.run.plan import PER_PAIRING, RunPlan
 from ginsim.run.progress import make_progress
 from ginsim.run.recheck import REPLAY_CHECK, ReplayCheck, suspects, warning
-from ginsim.run.records import (
+from ginsim.run.seeding import pairing_secret
+from ginsim.run.sequential import StopRule, run_sequential
+from ginsim.run.worker import ChunkTask, play_chunk
+from ginsim.runfolder.atomic import describe_os_error
+from ginsim.runfolder.integrity import FORMAT, KEYED_MISMATCH, SUMS_DIR, chunk_key, parse_chunk_name
+from ginsim.runfolder.records import (
     GAMES_DIR,
     HANDS_DIR,
     MANIFEST,
@@ -45,10 +48,7 @@ from ginsim.run.records import (
     write_chunk,
     write_manifest,
 )
-from ginsim.run.secret import SECRET, run_secret
-from ginsim.run.seeding import pairing_secret
-from ginsim.run.sequential import StopRule, run_sequential
-from ginsim.run.worker import ChunkTask, play_chunk
+from ginsim.runfolder.secret import SECRET, run_secret
 
 
 @dataclass

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ginsim.run.plan import ChunkTask, RunPlan
-from ginsim.run.records import chunk_path, remove_chunk, write_chunk
+from ginsim.runfolder.records import chunk_path, remove_chunk, write_chunk
 
 ChunkResults = Iterable[tuple[ChunkTask, dict[str, np.ndarray]]]
 

@@ -28,13 +28,11 @@ from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
 from ginsim.errors import RunError
-from ginsim.run.forfeits import MAX_PER_CHUNK, forfeit_record, traced_replay
 from ginsim.run.isolate import isolated_factories
 from ginsim.run.lifetime import Seating
 from ginsim.run.options import GENERAL_ENV, Engine
 from ginsim.run.plan import ChunkTask
 from ginsim.run.recheck import REPLAY_CHECK, check_rows
-from ginsim.run.records import COLUMNS, FORFEIT_DETAILS, GAME_COLUMNS, GAME_PREFIX, OUTCOME_CODE, RESULT_COLUMNS
 from ginsim.run.seeding import (
     check_decks,
     deal_seeds,
@@ -45,7 +43,9 @@ from ginsim.run.seeding import (
     strategy_seed,
     strategy_seeds,
 )
-from ginsim.run.timing import TIMED_EVERY, TIMING_KEY, Clock, timed_class, timing_array
+from ginsim.runfolder.forfeit_records import MAX_PER_CHUNK, forfeit_record, traced_replay
+from ginsim.runfolder.records import COLUMNS, FORFEIT_DETAILS, GAME_COLUMNS, GAME_PREFIX, OUTCOME_CODE, RESULT_COLUMNS
+from ginsim.runfolder.timing import TIMED_EVERY, TIMING_KEY, Clock, timed_class, timing_array
 
 
 class _Columns:
@@ -55,7 +55,7 @@ class _Columns:
     def __init__(self) -> None:
         self.rows: list[tuple[Any, ...]] = []
         self.games: list[tuple[Any, ...]] = []  # game mode: one row per game (GAME_COLUMNS)
-        self.forfeits: list[str] = []  # each forfeit's record (ginsim.run.forfeits), JSON text
+        self.forfeits: list[str] = []  # each forfeit's record (ginsim.runfolder.forfeit_records), JSON text
 
     def add(
         self,
@@ -149,7 +149,7 @@ def _play_chunk(task: ChunkTask, for_copy: Callable[[int], tuple[Any, Any]] | No
     fast = fast_seats(task, cls_a, cls_b)
     clocks = None
     timed_for_copy = for_copy  # a forfeit's traced replay and the replay check: not timed
-    if fast is None and not isolated:  # the general engine: a sample's decisions timed (ginsim.run.timing)
+    if fast is None and not isolated:  # the general engine: a sample's decisions timed (ginsim.runfolder.timing)
         clocks = (Clock(), Clock())
         timed = (timed_class(cls_a, clocks[0]), timed_class(cls_b, clocks[1]))
         timed_for_copy = lambda _copy: timed  # noqa: E731 - the same timed classes for both copies
@@ -305,7 +305,7 @@ def _note_forfeit(
     again: Callable[[tuple[Strategy, Strategy]], HandResult],
 ) -> None:
     """Trace the forfeit of the last row added to ``cols`` by playing it again with
-    ``again`` and the ``fresh`` strategies, seated (ginsim.run.forfeits)."""
+    ``again`` and the ``fresh`` strategies, seated (ginsim.runfolder.forfeit_records)."""
     where = {"pairing": task.pairing, "deal": unit, "copy": copy, "game_hand": game_hand}
     where["chunk_row"] = len(cols.rows) - 1
     specs = (task.spec_a.text, task.spec_b.text) if seat_a == 0 else (task.spec_b.text, task.spec_a.text)

@@ -18,7 +18,7 @@ from ginsim.engine.cards import FULL_DECK, format_card, format_cards
 from ginsim.engine.strategy import DECISIONS, Strategy, bound_entry, overrides
 from ginsim.engine.view import PlayerView
 from ginsim.errors import RunError
-from ginsim.run.atomic import atomic_path
+from ginsim.runfolder.atomic import atomic_path
 from ginsim.terminal.replay import Recorder, RunLog, replay_hand
 
 MOVE_COLUMNS: dict[str, str] = {

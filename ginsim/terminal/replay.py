@@ -23,10 +23,7 @@ from ginsim.engine.strategy import DECISIONS, Strategy, bound_entry, overrides
 from ginsim.engine.view import Event, PlayerView
 from ginsim.errors import GinsimError, RunError
 from ginsim.run.codedigest import code_changes, digest_specs
-from ginsim.run.integrity import chunk_span
 from ginsim.run.plan import PER_PAIRING
-from ginsim.run.records import RESULT_COLUMNS, chunk_files, read_manifest
-from ginsim.run.secret import run_secret
 from ginsim.run.seeding import (
     deal_seed,
     decks_for,
@@ -37,6 +34,9 @@ from ginsim.run.seeding import (
     text_key,
 )
 from ginsim.run.worker import first_dealer, seats_for
+from ginsim.runfolder.integrity import chunk_span
+from ginsim.runfolder.records import RESULT_COLUMNS, chunk_files, read_manifest
+from ginsim.runfolder.secret import run_secret
 from ginsim.terminal.textview import Style, event_text, hand_lines, result_lines
 
 CHECKED = RESULT_COLUMNS

@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ginsim.run.atomic import write_text_atomic
+from ginsim.runfolder.atomic import write_text_atomic
 from ginsim.terminal.replay import RunLog, replay_hand
 from ginsim.web.steps import hand_steps
 

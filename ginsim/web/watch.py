@@ -19,8 +19,8 @@ from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
 from ginsim.engine.view import Event
 from ginsim.errors import RunError
-from ginsim.run.records import read_manifest
 from ginsim.run.seeding import deck_for, game_deal_seed, strategy_seed, text_key
+from ginsim.runfolder.records import read_manifest
 from ginsim.terminal.replay import Replay, RunLog, replay_hand
 from ginsim.web.steps import hand_steps
 

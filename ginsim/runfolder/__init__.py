@@ -1,0 +1,9 @@
+"""The run-folder format: what a run folder holds and how it is written and read. The
+typed manifest (``manifest``); the hand and game columns, outcome codes and chunk files
+(``records``); checksums and the format's version (``integrity``); atomic writes
+(``atomic``); a tournament run's secret (``secret``); decision times (``timing``); each
+forfeit's record (``forfeit_records``); the folder's lock (``lock``).
+
+The one module family the analysis reads. It imports the engine (outcome codes, cards,
+views) and nothing of ``ginsim.run`` or above: pyproject.toml's import contract, checked by
+tests/test_layers.py."""

@@ -186,7 +186,7 @@ def legal_mask(view: PlayerView, big_gin: bool, out: np.ndarray | None = None) -
             while m:
                 low = m & -m
                 m ^= low
-                if view.deadwood_after(low.bit_length() - 1) <= limit:
+                if view.can_knock(low.bit_length() - 1):
                     knocks |= low
         if big_gin and view.deadwood() == 0:
             tail = b"\x00\x00\x00\x01"

@@ -63,10 +63,10 @@ class FastOpponent:
         held = hand.hands[seat]
         phase = hand.phase
         if phase is DISCARD:
+            if hand.can_big_gin():  # the seat to move: this one
+                return BIG_GIN
             facts = hand.facts
             TB = hand.tables.flat
-            if facts.big_gin and kernel.deadwood(TB, held) == 0:
-                return BIG_GIN
             drawn = hand.drawn if hand.drawn is not None else 0
             c, dw = kernel.policy_discard(TB, self.kinds, st, seat, held, drawn, hand.drawn_from_pile, facts.no_back)
             if dw <= hand.knock_limit and kernel.policy_knocks(self.kinds, self.knock_at, self.chances, st, seat, dw):

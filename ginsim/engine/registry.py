@@ -36,6 +36,7 @@ BUILTINS: dict[str, str] = {
     "aware": "ginsim.strategies.aware:Aware",
     "sampler": "ginsim.strategies.sampler:Sampler",
     "patient": "ginsim.strategies.patient:Patient",
+    "learned": "ginsim.strategies.learned:Learned",
 }
 """Built-in strategies: name -> ``module:Class``."""
 

@@ -68,6 +68,10 @@ class TestPatient(StrategyContract):
     max_playouts = 6 * 22
 
 
+class TestLearned(StrategyContract):
+    spec = "learned"
+
+
 class TestSamplerBudget(StrategyContract):
     """A budget cap must hold even when the sample count alone would not. The cap is
     wall-clock, so the contract gives the sampler a fake clock that advances 5 ms per

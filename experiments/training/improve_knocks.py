@@ -1,0 +1,141 @@
+"""Improve the knock head of a ``learned`` model by its own play: policy improvement on
+the points that knocks and playing on really score.
+
+``learned`` with the model ``--model`` plays ``--games`` games to 100 against each opponent
+under each preset; at every knock it could make (not gin) it follows its model but, with
+chance ``--explore``, does the other thing. Each such decision is recorded with the points
+the hand then scored from its side. Two ridge regressions over the knock features value
+knocking now (on the knocks: the points are the knock's own, known at once, so this target
+is nearly free of noise) and playing on (on the rest); the new knock head is their
+difference, so the strategy knocks where knocking is worth more. The discard and upcard
+heads are kept.
+
+    python experiments/training/improve_knocks.py --model build/learned/model-25000.npz \\
+        --games 300 --seed 1 --out build/learned/improved.npz
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from ginsim.strategies.learned import HEADS, KNOCK_FEATURES, Learned, knock_row
+from train_learned import MAX_HANDS, OPPONENTS, RULES
+
+from ginsim.engine.game import run_game
+from ginsim.engine.hand import HandResult
+from ginsim.engine.play import play_hand
+from ginsim.engine.registry import parse_spec
+from ginsim.engine.rng import SeededRandom
+from ginsim.engine.rules import preset_rules
+from ginsim.engine.strategy import Strategy
+from ginsim.engine.valuemodel import Head, load_heads, save_heads
+from ginsim.engine.view import PlayerView
+from ginsim.run.seeding import deck_for
+
+
+class KnockExplorer(Learned):
+    """``learned`` that, with chance ``knock_explore``, answers a knock question against
+    its model, and notes every answer with its features."""
+
+    def __init__(self, knock_explore: float = 0.3, **params: Any) -> None:
+        super().__init__(**params)
+        self.knock_explore = knock_explore
+        self.noted: list[tuple[list[float], bool]] = []
+
+    def knock(self, view: PlayerView) -> bool:
+        dw = view.discard_deadwood
+        if dw == 0:
+            return True
+        card = view.discard_choice
+        rest = view.hand if card is None else view.hand & ~(1 << card)
+        row = knock_row(view, self.context(view), dw, rest)
+        knock = float(self.heads["knock"].score(np.array([row]))[0]) > 0.0
+        if view.rng.random() < self.knock_explore:
+            knock = not knock
+        self.noted.append((row, knock))
+        return knock
+
+
+def play_knocks(model: Path, games: int, seed: int, explore: float, opponents: Sequence[str]) -> tuple[list, int]:
+    """(row, knocked, points from the knocker-to-be's side) of every knock question, and hands."""
+    out: list[tuple[list[float], bool, float]] = []
+    rand = SeededRandom(seed)
+    hands = 0
+    for rules_name in RULES:
+        rules = preset_rules(rules_name)
+        for opponent in opponents:
+            spec = parse_spec(opponent)
+            for g in range(games):
+                seat = g % 2
+                me = KnockExplorer(knock_explore=explore, model=str(model))
+                players: list[Strategy] = [spec.build(), spec.build()]
+                players[seat] = me
+                game_seed = rand.getrandbits(62)
+
+                def one(
+                    h: int, dealer: int, scores: tuple[int, int], gs: int = game_seed, ps: list[Strategy] = players
+                ) -> HandResult:
+                    hand_seed = (gs + 7919 * (h + 1)) % (1 << 62)
+                    res = play_hand(rules, ps, deck_for(hand_seed), dealer, scores, (hand_seed ^ 1, hand_seed ^ 2))
+                    points = 0.0 if res.winner < 0 else float(res.points if res.winner == seat else -res.points)
+                    out.extend((row, knocked, points) for row, knocked in me.noted)
+                    me.noted.clear()
+                    return res
+
+                hands += len(run_game(rules, g % 2, one, MAX_HANDS).hands)
+            print(json.dumps({"opponent": opponent, "rules": rules_name, "decisions": len(out)}), flush=True)
+    return out, hands
+
+
+def fit_knock(decisions: list[tuple[list[float], bool, float]], ridge: float) -> Head:
+    """The knock head: the value of knocking less that of playing on, each a ridge
+    regression of the points on the (scaled) knock features."""
+    rows = np.array([r for r, _, _ in decisions], dtype=np.float64)
+    knocked = np.array([k for _, k, _ in decisions])
+    y = np.array([p for _, _, p in decisions], dtype=np.float64)
+    mean = rows.mean(axis=0)
+    scale = rows.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    x = (rows - mean) / scale
+    fits = []
+    for side in (True, False):
+        xs, ys = x[knocked == side], y[knocked == side]
+        centre = xs.mean(axis=0)
+        xc = xs - centre
+        a = xc.T @ xc + ridge * len(ys) * np.eye(x.shape[1])
+        w = np.linalg.solve(a, xc.T @ (ys - ys.mean()))
+        fits.append((w, float(ys.mean() - centre @ w)))
+    (wk, bk), (wp, bp) = fits
+    return Head(KNOCK_FEATURES, wk - wp, bk - bp, mean, scale)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--model", type=Path, required=True)
+    ap.add_argument("--games", type=int, default=300, help="games per opponent and preset")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--explore", type=float, default=0.3)
+    ap.add_argument("--ridge", type=float, default=1e-3)
+    ap.add_argument("--opponent", action="append", default=None, help="an opponent spec (repeatable)")
+    ap.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args(argv)
+    start = time.perf_counter()
+    decisions, hands = play_knocks(args.model, args.games, args.seed, args.explore, args.opponent or OPPONENTS)
+    heads, meta = load_heads(args.model, HEADS)
+    heads["knock"] = fit_knock(decisions, args.ridge)
+    seconds = time.perf_counter() - start
+    meta = {**meta, "improve_hands": hands, "improve_seconds": round(seconds, 1), "improve_seed": args.seed}
+    save_heads(args.out, heads, meta)
+    print(json.dumps({"hands": hands, "decisions": len(decisions), "seconds": round(seconds, 1)}), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

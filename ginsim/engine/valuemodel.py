@@ -1,0 +1,125 @@
+"""A small learned evaluation: named heads, each a linear map or a one-hidden-layer
+network over a row of features, scored in NumPy (no deep-learning library).
+
+A strategy builds a row of numbers per option it weighs (a discard, the upcard, a knock)
+and asks a head what the option is worth; ``score`` does that for all the options of a
+decision in one matrix product. The heads and the feature names they expect are stored in
+one ``.npz`` file (``save_heads`` / ``load_heads``), so a trained model ships as data
+beside the strategy that reads it, and the file says which features it was trained on: a
+strategy whose rows no longer match refuses to load it instead of playing nonsense.
+
+``reference_score`` is the same arithmetic written out element by element, slowly: the
+tests check the fast path against it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from ginsim.errors import GinsimError
+
+
+class ModelFileError(GinsimError):
+    """A model file that cannot be read or does not fit the features asked for."""
+
+
+class Head:
+    """One head: ``value = w . x + b`` (linear), or ``w2 . relu(W1 x + b1) + b2`` (a hidden
+    layer of ``W1``'s rows). Rows are scaled first: ``x = (row - mean) / scale``."""
+
+    __slots__ = ("names", "mean", "scale", "w1", "b1", "w2", "b2", "_raw")
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        w2: np.ndarray,
+        b2: float,
+        mean: np.ndarray | None = None,
+        scale: np.ndarray | None = None,
+        w1: np.ndarray | None = None,
+        b1: np.ndarray | None = None,
+    ) -> None:
+        n = len(names)
+        self.names = tuple(names)
+        self.mean = np.zeros(n) if mean is None else np.asarray(mean, dtype=np.float64)
+        self.scale = np.ones(n) if scale is None else np.asarray(scale, dtype=np.float64)
+        self.w1 = None if w1 is None else np.asarray(w1, dtype=np.float64)
+        self.b1 = None if b1 is None else np.asarray(b1, dtype=np.float64)
+        self.w2 = np.asarray(w2, dtype=np.float64)
+        self.b2 = float(b2)
+        inner = n if self.w1 is None else self.w1.shape[0]
+        if self.mean.shape != (n,) or self.scale.shape != (n,) or self.w2.shape != (inner,):
+            raise ModelFileError(f"a head over {n} features has weights of the wrong shape")
+        if self.w1 is not None and (self.w1.shape != (inner, n) or self.b1 is None or self.b1.shape != (inner,)):
+            raise ModelFileError(f"a head over {n} features has a hidden layer of the wrong shape")
+        # a linear head folds its scaling into the weights: one product per decision
+        self._raw = None
+        if self.w1 is None:
+            w = self.w2 / self.scale
+            self._raw = (w, self.b2 - float(self.mean @ w))
+
+    def score(self, rows: np.ndarray) -> np.ndarray:
+        """The value of each row of ``rows`` (shape (options, features))."""
+        if self._raw is not None:
+            return rows @ self._raw[0] + self._raw[1]
+        x = (rows - self.mean) / self.scale
+        if self.w1 is not None:
+            x = np.maximum(x @ self.w1.T + self.b1, 0.0)
+        return x @ self.w2 + self.b2
+
+
+def reference_score(head: Head, row: Sequence[float]) -> float:
+    """``head.score`` of one row, element by element in plain Python (the tests' yardstick)."""
+    x = [(float(v) - float(m)) / float(s) for v, m, s in zip(row, head.mean, head.scale, strict=True)]
+    if head.w1 is not None and head.b1 is not None:
+        hidden = []
+        for j in range(head.w1.shape[0]):
+            z = float(head.b1[j]) + math.fsum(float(head.w1[j, i]) * x[i] for i in range(len(x)))
+            hidden.append(z if z > 0.0 else 0.0)
+        x = hidden
+    return float(head.b2) + math.fsum(float(w) * v for w, v in zip(head.w2, x, strict=True))
+
+
+_PARTS = ("mean", "scale", "w1", "b1", "w2", "b2")
+
+
+def save_heads(path: str | Path, heads: Mapping[str, Head], meta: Mapping[str, float] | None = None) -> None:
+    """Write ``heads`` (and a few named numbers, ``meta``) to one ``.npz`` file."""
+    arrays: dict[str, np.ndarray] = {}
+    for key, head in heads.items():
+        arrays[f"{key}.names"] = np.array(head.names)
+        for part in _PARTS:
+            value = getattr(head, part)
+            if value is not None:
+                arrays[f"{key}.{part}"] = np.asarray(value, dtype=np.float64)
+    for key, number in (meta or {}).items():
+        arrays[f"meta.{key}"] = np.asarray(float(number))
+    with open(path, "wb") as f:
+        np.savez_compressed(f, **arrays)
+
+
+def load_heads(path: str | Path, expected: Mapping[str, Sequence[str]]) -> tuple[dict[str, Head], dict[str, float]]:
+    """The heads of the model file ``path`` and its named numbers. ``expected`` names each
+    head that must be there and the features, in order, its rows will hold."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            stored = {key: data[key] for key in data.files}
+    except (OSError, ValueError) as e:
+        raise ModelFileError(f"model file {path}: cannot be read ({e})") from None
+    heads = {}
+    for key, names in expected.items():
+        found = stored.get(f"{key}.names")
+        if found is None or tuple(str(n) for n in found) != tuple(names):
+            raise ModelFileError(f"model file {path}: head {key!r} was not trained on these features")
+        parts = {p: stored.get(f"{key}.{p}") for p in _PARTS}
+        if parts["w2"] is None or parts["b2"] is None:
+            raise ModelFileError(f"model file {path}: head {key!r} has no weights")
+        heads[key] = Head(
+            names, parts["w2"], float(parts["b2"]), parts["mean"], parts["scale"], parts["w1"], parts["b1"]
+        )
+    meta = {key[5:]: float(value) for key, value in stored.items() if key.startswith("meta.")}
+    return heads, meta

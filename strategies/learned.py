@@ -1,0 +1,307 @@
+"""``learned``: a fast evaluation learned from ``patient``'s play and improved by its own.
+
+The idea: most of what ``patient``'s sampling buys can be had from a few numbers a player
+works out from its view in microseconds - if it knows how much each is worth, and when. This
+strategy computes those numbers for every option of a decision and lets a small model
+weigh them:
+
+- a discard (``DISCARD_FEATURES``): the deadwood it leaves, what the live outs of the kept
+  hand are worth (each unseen card that would meld, by its chance to be in the stock and the
+  deadwood it would remove; ``aware``'s card chances) and how many there are, the danger of
+  the card (the chance the opponent melds it), its value, whether the kept hand can knock or
+  is gin - each also crossed with the stage of the hand, with what undercuts cost under
+  these rules and with the chance that the opponent hunts gin; the outs' worth crossed with
+  the chance that the opponent keeps high cards (``sampler``'s evidence); and against a
+  likely gin hunter, late, ``patient``'s race term (the least deadwood one of the next draws
+  would bring);
+- the upcard (``TAKE_FEATURES``): the least deadwood after taking it, the hand's now and after
+  an average stock draw, the outs' worth either way, whether it melds, its value, the stage,
+  the hunter chance and the undercut cost;
+- a knock (``KNOCK_FEATURES``): the deadwood, the stage (and whether it is turn 12 or later),
+  the undercut bonus, the hunter chance, the stock left, the opponent's pickups, its last
+  discard and its low discards, the scores and the outs' worth of playing on.
+
+The opponent's kind is read as ``patient`` reads it (its ``hand_ending`` evidence summed over a
+game's hands): an eager knocker or a gin hunter. The model never sees a name or a hidden card.
+
+Each head is linear in its features: the discard played is the best-valued one, the upcard is
+taken and a knock made when their head's value is positive; a decision costs one small
+NumPy product (``ginsim.valuemodel``). The weights were learned in two steps
+(``experiments/training/``): distilled from ``patient``'s decisions over about 25,000 hands
+against eager knockers, a gin hunter and itself under the default and the EAAI rules
+(maximum likelihood: the teacher's choice among the options), then the knock head refitted
+on the points that its own knocks and plays-on scored over 10,000 more hands (policy
+improvement). It plays at about six times ``patient``'s speed. The model is
+``learned.npz`` beside this file (``model`` names another); docs/notes/2026-12-learned.md has
+the measurements.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+from ginsim.strategies.aware import OpponentModel, last_discard
+from ginsim.strategies.patient import HUNTER_EVIDENCE, hand_ending
+from ginsim.strategies.sampler import GameEvidence, chance, keeper_evidence
+
+from ginsim import tables_for
+from ginsim.cards import VALUE_OF, Card, Mask
+from ginsim.playout import outs_mask
+from ginsim.strategy import Strategy
+from ginsim.valuemodel import Head, load_heads
+from ginsim.view import PlayerView
+
+MODEL_FILE = Path(__file__).with_name("learned.npz")
+"""The shipped model: the heads below, written by experiments/training/train_learned.py."""
+
+DISCARD_FEATURES = (
+    "dw", "gain", "live", "danger", "value",
+    "dw_late", "gain_late", "live_late", "danger_late",
+    "dw_hunter", "gain_hunter", "live_hunter", "danger_hunter",
+    "dw_undercut", "gain_undercut", "danger_undercut",
+    "can_knock", "gin", "can_knock_late", "can_knock_hunter", "can_knock_undercut",
+    "gain_keeper", "race",
+)  # fmt: skip
+"""What a discard is judged by (all about the kept 10-card hand and the card let go)."""
+TAKE_FEATURES = (
+    "bias", "dw_take", "dw_keep", "dw_stock", "gain_take", "gain_keep", "melds", "value",
+    "late", "hunter", "undercut", "stock", "dw_gap_late", "dw_gap_hunter",
+)  # fmt: skip
+"""What the upcard decision is judged by: the least deadwood after taking it, the hand's
+now and after an average stock draw, the outs' worth either way, whether it melds, its
+value; and the stage, hunter chance and undercut cost."""
+KNOCK_FEATURES = (
+    "bias", "dw", "late", "dw_late", "undercut", "dw_undercut", "hunter", "dw_hunter",
+    "late_hunter", "late_undercut", "stock", "opp_known", "opp_last", "need", "opp_need", "gain",
+    "dw2", "late12", "dw_late12", "late12_undercut", "late12_hunter", "opp_low", "keeper",
+)  # fmt: skip
+"""What a knock is judged by."""
+HEADS = {"discard": DISCARD_FEATURES, "take": TAKE_FEATURES, "knock": KNOCK_FEATURES}
+"""Every head of the model and the features of its rows: ``discard`` values each discard
+(the best-valued is played), ``take`` and ``knock`` are the log odds of taking the upcard
+and of knocking."""
+
+PRUNE = 10
+"""Discards leaving this much more deadwood than the least are not weighed."""
+LATE_TURNS = 20
+"""The stage of a hand is its turn over this, at most 1."""
+HOT, COLD = 2.5, 0.5
+"""``aware``'s card chances: near the opponent's pickups, near its discards and passes."""
+RACE_AT, RACE_TURN, RACE_DRAWS, RACE_GIN = 0.5, 6, 6, 5.0
+"""The race for gin (``patient``'s): against an opponent that hunts gin by a chance of
+``RACE_AT`` or more, from turn ``RACE_TURN``, a kept hand is also judged by the least
+deadwood one of the next ``RACE_DRAWS`` draws would bring, a gin counting ``RACE_GIN`` below 0."""
+LATE_TURN = 12
+"""From this turn a knock is a late one (``patient``'s patience begins here)."""
+
+MODEL, MODEL_META = load_heads(MODEL_FILE, HEADS)
+_OTHER_MODELS: dict[str, dict[str, Head]] = {}  # model files named by ``model``, read once each
+
+
+def model_heads(path: str) -> dict[str, Head]:
+    """The heads of the model file ``path`` ("": the shipped model)."""
+    if not path:
+        return MODEL
+    if path not in _OTHER_MODELS:
+        _OTHER_MODELS[path] = load_heads(path, HEADS)[0]
+    return _OTHER_MODELS[path]
+
+
+def _hunter_read(old: PlayerView, new: PlayerView) -> float:
+    ending = hand_ending(old, new.scores)
+    return 0.0 if ending is None else HUNTER_EVIDENCE[ending]
+
+
+def _keeper_read(old: PlayerView, _new: PlayerView) -> float:
+    return keeper_evidence(old.history, old.seat)
+
+
+class Context:
+    """The numbers a decision's rows share: stage, undercut cost, hunter chance, limit."""
+
+    __slots__ = ("late", "undercut", "hunter", "keeper", "race", "limit", "opp", "tables")
+
+    def __init__(self, view: PlayerView, hunter: float, keeper: float) -> None:
+        self.tables = tables_for(view.rules.max_run_length)
+        self.keeper = keeper
+        self.race = hunter >= RACE_AT and view.turn >= RACE_TURN
+        self.late = min(view.turn, LATE_TURNS) / LATE_TURNS
+        self.undercut = view.rules.undercut_bonus / 25.0
+        self.hunter = hunter
+        self.limit = view.knock_limit
+        self.opp = OpponentModel(view, HOT, COLD)
+
+
+def out_worth(ctx: Context, rest: Mask, dw: int) -> tuple[float, float]:
+    """The live outs of the 10-card hand ``rest`` (deadwood ``dw``): the deadwood they would
+    remove, each by its chance to be in the stock, and that chance summed (``aware``'s)."""
+    gain = live = 0.0
+    if dw:
+        best_discard = ctx.tables.best_discard_mask
+        p = ctx.opp.p
+        outs = outs_mask(rest) & ctx.opp.unseen
+        while outs:
+            o = outs & -outs
+            outs ^= o
+            in_stock = 1.0 - p[o.bit_length() - 1]
+            live += in_stock
+            gain += in_stock * (dw - best_discard(rest | o)[0])
+    return gain, live
+
+
+def discard_row(ctx: Context, rest: Mask, card: Card, dw: int) -> list[float]:
+    """The features of keeping the 10-card hand ``rest`` (deadwood ``dw``) after letting
+    ``card`` go."""
+    gain, live = out_worth(ctx, rest, dw)
+    danger = ctx.opp.danger(card)
+    late, hunter, undercut = ctx.late, ctx.hunter, ctx.undercut
+    knock = 1.0 if dw <= ctx.limit else 0.0
+    return [
+        dw, gain, live, danger, VALUE_OF[card],
+        dw * late, gain * late, live * late, danger * late,
+        dw * hunter, gain * hunter, live * hunter, danger * hunter,
+        dw * undercut, gain * undercut, danger * undercut,
+        knock, 1.0 if dw == 0 else 0.0, knock * late, knock * hunter, knock * undercut,
+        gain * ctx.keeper, ctx.opp.best_of_draws(rest, ctx.tables, RACE_DRAWS, RACE_GIN) if ctx.race else 0.0,
+    ]  # fmt: skip
+
+
+def discard_rows(ctx: Context, hand: Mask, banned: Mask) -> tuple[list[Card], list[list[float]]]:
+    """The discards from the 11-card ``hand`` worth weighing (not ``banned``; at most
+    ``PRUNE`` deadwood above the least) and their rows."""
+    dwm = ctx.tables.deadwood_mask
+    cands = []
+    q = hand & ~banned
+    while q:
+        low = q & -q
+        q ^= low
+        cands.append((dwm(hand ^ low), low))
+    top = min(cands)[0] + PRUNE
+    cards, rows = [], []
+    for dw, low in cands:
+        if dw <= top:
+            card = low.bit_length() - 1
+            cards.append(card)
+            rows.append(discard_row(ctx, hand ^ low, card, dw))
+    return cards, rows
+
+
+def take_row(view: PlayerView, ctx: Context) -> list[float]:
+    """The features of taking the upcard (against drawing from the stock)."""
+    up = view.upcard
+    assert up is not None
+    tables = ctx.tables
+    hand = view.hand
+    taken = hand | 1 << up
+    dwm = tables.deadwood_mask
+    # the least deadwood after taking it and letting another card go (never the upcard itself:
+    # where the rules allow that, it is the stock's side of the choice)
+    dw_take, rest = min((dwm(taken & ~(1 << c)), taken & ~(1 << c)) for c in _cards(hand))
+    dw_keep = tables.deadwood_mask(hand)
+    gain_take = out_worth(ctx, rest, dw_take)[0]
+    gain_keep = out_worth(ctx, hand, dw_keep)[0]
+    dw_stock = ctx.opp.after_draw(hand, tables)
+    late, hunter = ctx.late, ctx.hunter
+    return [
+        1.0, dw_take, dw_keep, dw_stock, gain_take, gain_keep, 1.0 if view.would_meld(up) else 0.0, VALUE_OF[up],
+        late, hunter, ctx.undercut, view.stock_size / 31.0, (dw_stock - dw_take) * late, (dw_stock - dw_take) * hunter,
+    ]  # fmt: skip
+
+
+def knock_row(view: PlayerView, ctx: Context, dw: int, rest: Mask) -> list[float]:
+    """The features of knocking at deadwood ``dw`` now, keeping ``rest``."""
+    late, undercut, hunter = ctx.late, ctx.undercut, ctx.hunter
+    last = last_discard(view)
+    target = view.rules.target_score
+    mine, theirs = view.scores
+    late12 = 1.0 if view.turn >= LATE_TURN else 0.0
+    me = view.seat
+    opp_low = float(
+        sum(
+            1
+            for seat, action, card in view.history
+            if seat != me and action == "discard" and card is not None and VALUE_OF[card] <= 4
+        )
+    )
+    return [
+        1.0, dw, late, dw * late, undercut, dw * undercut, hunter, dw * hunter,
+        late * hunter, late * undercut, view.stock_size / 31.0,
+        float(view.opp_known.bit_count()), 0.0 if last is None else VALUE_OF[last],
+        max(0, target - mine) / target, max(0, target - theirs) / target, out_worth(ctx, rest, dw)[0],
+        dw * dw / 10.0, late12, dw * late12, late12 * undercut, late12 * hunter, opp_low, ctx.keeper,
+    ]  # fmt: skip
+
+
+def _cards(mask: Mask) -> list[Card]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class Learned(Strategy):
+    """Scores every discard, the upcard and every knock with a small learned model over
+    features of its view (deadwood, live outs, danger, stage, undercut cost, the
+    opponent's kind) and plays the best-valued option. ``explore`` (for training) takes that
+    share of decisions the other way (a discard: the second or third best); ``model`` is a
+    model file to play instead of the shipped one."""
+
+    name = "learned"
+    description = (
+        "fast learned evaluation: a small linear model, distilled from patient and improved by play,"
+        " weighs deadwood, live outs, danger, stage, undercut cost and whether the opponent hunts gin"
+    )
+
+    def __init__(self, hunter_prior: float = 0.3, explore: float = 0.0, model: str = "") -> None:
+        if not 0.0 < hunter_prior < 1.0:
+            raise ValueError(f"hunter_prior must be in (0, 1), not {hunter_prior!r}")
+        if not 0.0 <= explore <= 1.0:
+            raise ValueError(f"explore must be in [0, 1], not {explore!r}")
+        self.hunter_prior = hunter_prior
+        self.explore = explore
+        self.model = model
+        self.heads: dict[str, Head] = model_heads(model)
+        self._hunter = GameEvidence(_hunter_read)
+        self._keeper = GameEvidence(_keeper_read)
+
+    def context(self, view: PlayerView) -> Context:
+        """The decision's shared numbers, this game's evidence about the opponent taken in."""
+        logit = math.log(self.hunter_prior / (1.0 - self.hunter_prior)) + self._hunter.update(view)
+        keeper = chance(self._keeper.update(view) + keeper_evidence(view.history, view.seat))
+        return Context(view, chance(logit), keeper)
+
+    def _explores(self, view: PlayerView) -> bool:
+        return self.explore > 0.0 and view.rng.random() < self.explore
+
+    def take_upcard(self, view: PlayerView) -> bool:
+        if view.upcard is None:
+            return False
+        row = take_row(view, self.context(view))
+        take = float(self.heads["take"].score(np.array([row]))[0]) > 0.0
+        return take != self._explores(view)
+
+    def discard(self, view: PlayerView) -> Card:
+        hand = view.hand
+        cards, rows = discard_rows(self.context(view), hand, hand & ~view.legal_discards())
+        if len(cards) == 1:
+            return cards[0]
+        values = self.heads["discard"].score(np.array(rows))
+        order = np.argsort(-values)
+        pick = 0
+        if self._explores(view):
+            pick = 1 + view.rng.below(min(2, len(cards) - 1))
+        return cards[int(order[pick])]
+
+    def knock(self, view: PlayerView) -> bool:
+        dw = view.discard_deadwood
+        if dw == 0:
+            return True
+        card = view.discard_choice
+        rest = view.hand if card is None else view.hand & ~(1 << card)
+        row = knock_row(view, self.context(view), dw, rest)
+        knock = float(self.heads["knock"].score(np.array([row]))[0]) > 0.0
+        return knock != self._explores(view)

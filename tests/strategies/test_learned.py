@@ -1,0 +1,136 @@
+"""``learned``: its shipped model loads and is small, its decisions are the model's (the
+batched NumPy scores agree with the slow reference on positions from real hands), and the
+training script reproduces a model from a seed."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from ginsim.strategies.learned import (
+    HEADS,
+    MODEL,
+    MODEL_FILE,
+    Learned,
+    discard_rows,
+    knock_row,
+    take_row,
+)
+
+from ginsim.engine.play import play_hand
+from ginsim.engine.registry import parse_spec
+from ginsim.engine.rules import preset_rules
+from ginsim.engine.valuemodel import ModelFileError, load_heads, reference_score
+from ginsim.engine.view import PlayerView
+from ginsim.errors import StrategySpecError
+from ginsim.run.seeding import deck_for
+
+ROOT = Path(__file__).resolve().parents[2]
+TRAINER = ROOT / "experiments" / "training" / "train_learned.py"
+
+
+def test_the_shipped_model_loads_is_small_and_has_every_head() -> None:
+    assert MODEL_FILE.stat().st_size < 1_000_000
+    assert set(MODEL) == set(HEADS)
+    for key, names in HEADS.items():
+        assert MODEL[key].names == names
+        assert np.isfinite(MODEL[key].w2).all()
+
+
+class _Rows(Learned):
+    """``learned``, keeping the rows of every decision it scored."""
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.seen: list[tuple[str, list[list[float]]]] = []
+
+    def take_upcard(self, view: PlayerView) -> bool:
+        if view.upcard is not None:
+            self.seen.append(("take", [take_row(view, self.context(view))]))
+        return super().take_upcard(view)
+
+    def discard(self, view: PlayerView) -> int:
+        hand = view.hand
+        self.seen.append(("discard", discard_rows(self.context(view), hand, hand & ~view.legal_discards())[1]))
+        return super().discard(view)
+
+    def knock(self, view: PlayerView) -> bool:
+        card = view.discard_choice
+        rest = view.hand if card is None else view.hand & ~(1 << card)
+        self.seen.append(("knock", [knock_row(view, self.context(view), view.discard_deadwood, rest)]))
+        return super().knock(view)
+
+
+def _play(rules_name: str, hands: int) -> list[tuple[str, list[list[float]]]]:
+    rules = preset_rules(rules_name)
+    me = _Rows()
+    seen = []
+    for h in range(hands):
+        me = _Rows()
+        play_hand(rules, [me, parse_spec("simple").build()], deck_for(100 + h), h % 2, (0, 0), (h, h + 1))
+        seen += me.seen
+    return seen
+
+
+@pytest.mark.parametrize("rules_name", ["default", "eaai"])
+def test_the_models_scores_match_the_slow_reference_on_real_positions(rules_name: str) -> None:
+    seen = _play(rules_name, 6)
+    assert {kind for kind, _ in seen} >= {"take", "discard"}
+    for kind, rows in seen[:40]:
+        fast = MODEL[kind].score(np.array(rows))
+        for row, value in zip(rows, fast, strict=True):
+            assert value == pytest.approx(reference_score(MODEL[kind], row), rel=1e-9, abs=1e-9)
+
+
+def test_the_discard_played_is_the_best_valued_one() -> None:
+    class Check(_Rows):
+        def discard(self, view: PlayerView) -> int:
+            card = super().discard(view)
+            hand = view.hand
+            cards, rows = discard_rows(self.context(view), hand, hand & ~view.legal_discards())
+            assert card == cards[int(np.argmax(MODEL["discard"].score(np.array(rows))))]
+            return card
+
+    rules = preset_rules("eaai")
+    for h in range(4):
+        play_hand(rules, [Check(), parse_spec("aware").build()], deck_for(200 + h), h % 2, (0, 0), (h, h + 1))
+
+
+def test_it_knocks_with_gin_whatever_the_model_says() -> None:
+    class View:
+        discard_deadwood = 0
+
+    assert Learned().knock(View())  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("spec", ["learned:explore=2", "learned:hunter_prior=1", "learned:model=/no/such/file.npz"])
+def test_bad_parameters_are_refused(spec: str) -> None:
+    with pytest.raises((StrategySpecError, ModelFileError)):
+        parse_spec(spec).build()
+
+
+def _trainer() -> Any:
+    spec = importlib.util.spec_from_file_location("train_learned", TRAINER)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["train_learned"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_training_script_reproduces_its_model_from_a_seed(tmp_path: Path) -> None:
+    trainer = _trainer()
+    ships = []
+    for run in ("a", "b"):
+        ship = tmp_path / f"{run}.npz"
+        args = ["--seed", "3", "--games", "1", "--shares", "1", "--out-dir", str(tmp_path / run), "--ship", str(ship)]
+        assert trainer.main(args) == 0
+        ships.append(load_heads(ship, HEADS)[0])
+    for key in HEADS:
+        assert np.array_equal(ships[0][key].w2, ships[1][key].w2)
+    played = parse_spec(f"learned:model={tmp_path / 'a.npz'}").build()
+    assert played.heads["discard"].w2.tolist() == ships[0]["discard"].w2.tolist()

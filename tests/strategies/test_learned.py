@@ -134,3 +134,24 @@ def test_the_training_script_reproduces_its_model_from_a_seed(tmp_path: Path) ->
         assert np.array_equal(ships[0][key].w2, ships[1][key].w2)
     played = parse_spec(f"learned:model={tmp_path / 'a.npz'}").build()
     assert played.heads["discard"].w2.tolist() == ships[0]["discard"].w2.tolist()
+
+
+def test_the_knock_improvement_refits_only_the_knock_head(tmp_path: Path) -> None:
+    trainer = _trainer()
+    distilled = tmp_path / "d.npz"
+    assert (
+        trainer.main(
+            ["--seed", "4", "--games", "1", "--shares", "1", "--out-dir", str(tmp_path), "--ship", str(distilled)]
+        )
+        == 0
+    )
+    spec = importlib.util.spec_from_file_location("improve_knocks", TRAINER.with_name("improve_knocks.py"))
+    assert spec is not None and spec.loader is not None
+    improve = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(improve)
+    out = tmp_path / "i.npz"
+    assert improve.main(["--model", str(distilled), "--games", "2", "--seed", "5", "--out", str(out)]) == 0
+    before, after = load_heads(distilled, HEADS)[0], load_heads(out, HEADS)[0]
+    for key in ("discard", "take"):
+        assert np.array_equal(before[key].w2, after[key].w2)
+    assert not np.array_equal(before["knock"].w2, after["knock"].w2)

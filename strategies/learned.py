@@ -47,7 +47,7 @@ from ginsim.strategies.patient import HUNTER_EVIDENCE, hand_ending
 from ginsim.strategies.sampler import GameEvidence, chance, keeper_evidence
 
 from ginsim import tables_for
-from ginsim.cards import VALUE_OF, Card, Mask
+from ginsim.cards import VALUE_OF, Card, Mask, cards_list
 from ginsim.playout import outs_mask
 from ginsim.strategy import Strategy
 from ginsim.valuemodel import Head, load_heads
@@ -198,7 +198,7 @@ def take_row(view: PlayerView, ctx: Context) -> list[float]:
     dwm = tables.deadwood_mask
     # the least deadwood after taking it and letting another card go (never the upcard itself:
     # where the rules allow that, it is the stock's side of the choice)
-    dw_take, rest = min((dwm(taken & ~(1 << c)), taken & ~(1 << c)) for c in _cards(hand))
+    dw_take, rest = min((dwm(taken & ~(1 << c)), taken & ~(1 << c)) for c in cards_list(hand))
     dw_keep = tables.deadwood_mask(hand)
     gain_take = out_worth(ctx, rest, dw_take)[0]
     gain_keep = out_worth(ctx, hand, dw_keep)[0]
@@ -232,15 +232,6 @@ def knock_row(view: PlayerView, ctx: Context, dw: int, rest: Mask) -> list[float
         max(0, target - mine) / target, max(0, target - theirs) / target, out_worth(ctx, rest, dw)[0],
         dw * dw / 10.0, late12, dw * late12, late12 * undercut, late12 * hunter, opp_low, ctx.keeper,
     ]  # fmt: skip
-
-
-def _cards(mask: Mask) -> list[Card]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class Learned(Strategy):
@@ -296,12 +287,14 @@ class Learned(Strategy):
             pick = 1 + view.rng.below(min(2, len(cards) - 1))
         return cards[int(order[pick])]
 
-    def knock(self, view: PlayerView) -> bool:
-        dw = view.discard_deadwood
-        if dw == 0:
-            return True
+    def knock_features(self, view: PlayerView) -> list[float]:
+        """The knock head's row for the knock question ``view`` asks."""
         card = view.discard_choice
         rest = view.hand if card is None else view.hand & ~(1 << card)
-        row = knock_row(view, self.context(view), dw, rest)
-        knock = float(self.heads["knock"].score(np.array([row]))[0]) > 0.0
+        return knock_row(view, self.context(view), view.discard_deadwood, rest)
+
+    def knock(self, view: PlayerView) -> bool:
+        if view.discard_deadwood == 0:
+            return True
+        knock = float(self.heads["knock"].score(np.array([self.knock_features(view)]))[0]) > 0.0
         return knock != self._explores(view)

@@ -20,24 +20,22 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from ginsim.strategies.learned import HEADS, KNOCK_FEATURES, Learned, knock_row
-from train_learned import MAX_HANDS, OPPONENTS, RULES
+from ginsim.strategies.learned import HEADS, KNOCK_FEATURES, Learned
+from train_learned import MAX_HANDS, OPPONENTS, RULES, hands_of
 
 from ginsim.engine.game import run_game
 from ginsim.engine.hand import HandResult
-from ginsim.engine.play import play_hand
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.rng import SeededRandom
 from ginsim.engine.rules import preset_rules
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.valuemodel import Head, load_heads, save_heads
 from ginsim.engine.view import PlayerView
-from ginsim.run.seeding import deck_for
 
 
 class KnockExplorer(Learned):
@@ -50,17 +48,25 @@ class KnockExplorer(Learned):
         self.noted: list[tuple[list[float], bool]] = []
 
     def knock(self, view: PlayerView) -> bool:
-        dw = view.discard_deadwood
-        if dw == 0:
+        if view.discard_deadwood == 0:
             return True
-        card = view.discard_choice
-        rest = view.hand if card is None else view.hand & ~(1 << card)
-        row = knock_row(view, self.context(view), dw, rest)
+        row = self.knock_features(view)
         knock = float(self.heads["knock"].score(np.array([row]))[0]) > 0.0
         if view.rng.random() < self.knock_explore:
             knock = not knock
         self.noted.append((row, knock))
         return knock
+
+
+def _collect(me: KnockExplorer, seat: int, out: list[tuple[list[float], bool, float]]) -> Callable[[HandResult], None]:
+    """After each hand: ``me``'s knock answers with the points the hand scored from ``seat``."""
+
+    def after(res: HandResult) -> None:
+        points = 0.0 if res.winner < 0 else float(res.points if res.winner == seat else -res.points)
+        out.extend((row, knocked, points) for row, knocked in me.noted)
+        me.noted.clear()
+
+    return after
 
 
 def play_knocks(model: Path, games: int, seed: int, explore: float, opponents: Sequence[str]) -> tuple[list, int]:
@@ -77,19 +83,9 @@ def play_knocks(model: Path, games: int, seed: int, explore: float, opponents: S
                 me = KnockExplorer(knock_explore=explore, model=str(model))
                 players: list[Strategy] = [spec.build(), spec.build()]
                 players[seat] = me
-                game_seed = rand.getrandbits(62)
 
-                def one(
-                    h: int, dealer: int, scores: tuple[int, int], gs: int = game_seed, ps: list[Strategy] = players
-                ) -> HandResult:
-                    hand_seed = (gs + 7919 * (h + 1)) % (1 << 62)
-                    res = play_hand(rules, ps, deck_for(hand_seed), dealer, scores, (hand_seed ^ 1, hand_seed ^ 2))
-                    points = 0.0 if res.winner < 0 else float(res.points if res.winner == seat else -res.points)
-                    out.extend((row, knocked, points) for row, knocked in me.noted)
-                    me.noted.clear()
-                    return res
-
-                hands += len(run_game(rules, g % 2, one, MAX_HANDS).hands)
+                play = hands_of(rules, players, rand.getrandbits(62), _collect(me, seat, out))
+                hands += len(run_game(rules, g % 2, play, MAX_HANDS).hands)
             print(json.dumps({"opponent": opponent, "rules": rules_name, "decisions": len(out)}), flush=True)
     return out, hands
 

@@ -92,14 +92,18 @@ class Teacher(Patient):
         return knock
 
 
-def _hands_of(
-    rules: Rules, players: list[Strategy], game_seed: int
+def hands_of(
+    rules: Rules, players: list[Strategy], game_seed: int, after: Callable[[HandResult], None] | None = None
 ) -> Callable[[int, int, tuple[int, int]], HandResult]:
-    """The game's hand player: hand h's deck and the seats' seeds follow from ``game_seed``."""
+    """The game's hand player: hand h's deck and the seats' seeds follow from ``game_seed``;
+    ``after`` sees each hand's result."""
 
     def one(h: int, dealer: int, scores: tuple[int, int]) -> HandResult:
         hand_seed = (game_seed + 7919 * (h + 1)) % (1 << 62)
-        return play_hand(rules, players, deck_for(hand_seed), dealer, scores, (hand_seed ^ 1, hand_seed ^ 2))
+        res = play_hand(rules, players, deck_for(hand_seed), dealer, scores, (hand_seed ^ 1, hand_seed ^ 2))
+        if after is not None:
+            after(res)
+        return res
 
     return one
 
@@ -126,7 +130,7 @@ def play_records(games: int, seed: int, out_dir: Path) -> list[Path]:
                     players[1 - seat] = teachers[1]
                 game_seed = rand.getrandbits(62)
 
-                hands += len(run_game(rules, g % 2, _hands_of(rules, players, game_seed), MAX_HANDS).hands)
+                hands += len(run_game(rules, g % 2, hands_of(rules, players, game_seed), MAX_HANDS).hands)
                 for t in teachers:
                     for key in HEADS:
                         records[key].extend(t.records[key])

@@ -52,7 +52,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--extra", action="append", default=[], help="HANDS=MODEL: a further model at HANDS")
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--png", type=Path, required=True)
+    ap.add_argument("--replot", type=Path, default=None, help="draw the figures of an earlier --json, playing nothing")
     args = ap.parse_args(argv)
+    if args.replot is not None:
+        saved = json.loads(args.replot.read_text())
+        draw(saved["models"], saved["reference"], args.reference, args.games, args.png)
+        return 0
     models = [(int(p.stem.split("-")[1]), p) for p in args.models.glob("model-*.npz")]
     models += [(int(h), Path(m)) for h, _, m in (e.partition("=") for e in args.extra)]
     models.sort()
@@ -68,28 +73,43 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(json.dumps({"pairing": pairing, "reference": args.reference, **references[pairing]}), flush=True)
     if args.json is not None:
         args.json.write_text(json.dumps({"models": figures, "reference": references}, indent=1) + "\n")
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+    draw(figures, references, args.reference, args.games, args.png)
+    return 0
+
+
+def draw(
+    figures: dict[str, list[tuple[int, dict[str, float]]]],
+    references: dict[str, dict[str, float]],
+    reference: str | None,
+    games: int,
+    png: Path,
+) -> None:
+    """The chart: each pairing's game win rate by training hands, the reference dashed."""
+    fig, ax = plt.subplots(figsize=(7.5, 4.4))
     for pairing, points in figures.items():
         xs = [h for h, _ in points]
         ys = [100 * r["game_win_rate"] for _, r in points]
         lo = [100 * (r["game_win_rate"] - r["game_win_rate_lo"]) for _, r in points]
         hi = [100 * (r["game_win_rate_hi"] - r["game_win_rate"]) for _, r in points]
         opponent, _, preset = pairing.rpartition("@")
-        label = f"against {opponent.rsplit(':', 1)[-1] if opponent.startswith('java:') else opponent}, {preset} rules"
+        who = opponent.rsplit(":", 1)[-1] if opponent.startswith("java:") else opponent
+        label = f"learned against {who}, {preset} rules"
         line = ax.errorbar(xs, ys, yerr=[lo, hi], marker="o", capsize=3, label=label)
         if pairing in references:
             ref = 100 * references[pairing]["game_win_rate"]
-            ax.axhline(ref, color=line[0].get_color(), ls="--", lw=1, label=f"{args.reference}, same games")
+            ax.axhline(ref, color=line[0].get_color(), ls="--", lw=1, label=f"{reference} against {who}, same games")
+    ax.annotate("last point: the knock head\nimproved by its own play", xy=(0.98, 0.03), xycoords="axes fraction",
+                ha="right", va="bottom", fontsize=8, color="dimgrey")  # fmt: skip
     ax.axhline(50, color="grey", lw=0.8, ls=":")
     ax.set_xscale("log")
     ax.set_xlabel("hands played in training: the teacher's, then its own (log scale)")
     ax.set_ylabel("games won by learned (%)")
-    ax.set_title(f"learned: strength against training data ({args.games} games a point, 95% intervals)")
-    ax.legend(fontsize=8)
+    ax.set_title(f"learned: strength against training data ({games} games a point, 95% intervals)")
+    ax.legend(fontsize=8, loc="upper left", ncol=2)
+    ax.set_ylim(40, 85)
     fig.tight_layout()
-    args.png.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(args.png, dpi=110)
-    return 0
+    png.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(png, dpi=110)
 
 
 if __name__ == "__main__":

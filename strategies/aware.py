@@ -26,6 +26,8 @@ knock this seat wins by a little may end it too.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ginsim import MeldTables, tables_for
 from ginsim.cards import VALUE_OF, Card, Mask
 from ginsim.playout import outs_mask
@@ -214,6 +216,19 @@ PRUNE = 12
 default weights the chosen discard is within 10 of the least (measured over many hands)."""
 
 
+def discard_candidates(dwm: Callable[[Mask], int], hand: Mask, banned: Mask, prune: int) -> list[tuple[int, Mask]]:
+    """(deadwood after, card bit) of each discard from ``hand`` not in ``banned`` that leaves
+    at most ``prune`` deadwood above the least (``dwm``: the rules' deadwood of a mask)."""
+    cands = []
+    q = hand & ~banned
+    while q:
+        low = q & -q
+        q ^= low
+        cands.append((dwm(hand ^ low), low))
+    top = min(cands)[0] + prune
+    return [c for c in cands if c[0] <= top]
+
+
 def last_discard(view: PlayerView) -> Card | None:
     """The opponent's most recent discard (None before its first)."""
     me = view.seat
@@ -316,17 +331,8 @@ class Aware(Strategy):
         ow = self.out_weight_now(view)
         dgw = self.danger_weight
         danger = model.danger
-        cands = []
-        q = hand & ~banned
-        while q:
-            low = q & -q
-            q ^= low
-            cands.append((dwm(hand ^ low), low))
-        top = min(cands)[0] + PRUNE
         out = []
-        for dw, low in cands:
-            if dw > top:
-                continue
+        for dw, low in discard_candidates(dwm, hand, banned, PRUNE):
             rest = hand ^ low
             gain = 0.0
             if ow and dw:

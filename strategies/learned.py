@@ -42,7 +42,7 @@ import math
 from pathlib import Path
 
 import numpy as np
-from ginsim.strategies.aware import OpponentModel, last_discard
+from ginsim.strategies.aware import OpponentModel, discard_candidates, last_discard
 from ginsim.strategies.patient import HUNTER_EVIDENCE, hand_ending
 from ginsim.strategies.sampler import GameEvidence, chance, keeper_evidence
 
@@ -171,20 +171,11 @@ def discard_row(ctx: Context, rest: Mask, card: Card, dw: int) -> list[float]:
 def discard_rows(ctx: Context, hand: Mask, banned: Mask) -> tuple[list[Card], list[list[float]]]:
     """The discards from the 11-card ``hand`` worth weighing (not ``banned``; at most
     ``PRUNE`` deadwood above the least) and their rows."""
-    dwm = ctx.tables.deadwood_mask
-    cands = []
-    q = hand & ~banned
-    while q:
-        low = q & -q
-        q ^= low
-        cands.append((dwm(hand ^ low), low))
-    top = min(cands)[0] + PRUNE
     cards, rows = [], []
-    for dw, low in cands:
-        if dw <= top:
-            card = low.bit_length() - 1
-            cards.append(card)
-            rows.append(discard_row(ctx, hand ^ low, card, dw))
+    for dw, low in discard_candidates(ctx.tables.deadwood_mask, hand, banned, PRUNE):
+        card = low.bit_length() - 1
+        cards.append(card)
+        rows.append(discard_row(ctx, hand ^ low, card, dw))
     return cards, rows
 
 

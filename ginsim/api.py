@@ -48,7 +48,7 @@ class RunSettings:
     svg: bool = False
     command: str = ""
     stop_rule: StopRule | None = None
-    isolate: bool = False  # tournament mode (ginsim.run.isolate): part of the run's identity
+    isolate: bool = False  # tournament mode (ginsim.tournament.referee): part of the run's identity
     decision_limit: float | None = DEFAULT_DECISION_LIMIT  # hard seconds per decision
     shared_decks: bool = False  # tournament mode: every pairing dealt the same decks (part of the identity)
     bot_limits: tuple[str, ...] = ()  # tournament mode: NAME=VALUE resource limits of each bot process
@@ -73,7 +73,7 @@ def sprt_settings(s: RunSettings, text: str) -> None:
 
 def bot_limits(items: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
     """``--bot-limit`` items as the run's limits (the defaults for the others)."""
-    from ginsim.outside.jail import parse_limits
+    from ginsim.tournament.confine import parse_limits
 
     try:
         return tuple(parse_limits(items).items())
@@ -109,7 +109,7 @@ def launch(run: RunDescription, s: RunSettings, echo: Callable[[str], None] = pr
     if limit is not None and not (limit >= 0 and limit != float("inf")):  # nan would switch the watchdog off
         raise RunError.about("{decision_limit} must be a number of seconds, 0 or more (0: no limit), not {n}", n=limit)
     if s.isolate:
-        from ginsim.run.jailer import preflight
+        from ginsim.tournament.processes import preflight
 
         preflight()  # before any spec is checked or folder made
     plan = make_plan(run, s, note=None if s.quiet else lambda m: print(m, file=sys.stderr))

@@ -9,7 +9,7 @@ the limit and ends the decision with ``DecisionTimeout`` raised in the main thre
 a SIGALRM handler, so a ``time.sleep`` is cut short too), which the engine records as a
 forfeit. A strategy stuck in C code that never returns to the interpreter, or one that
 catches ``DecisionTimeout`` and carries on, is beyond this: tournament mode
-(``ginsim.run.isolate``) kills its process instead. Signals are only handled in the main
+(``ginsim.tournament.referee``) kills its process instead. Signals are only handled in the main
 thread, so a run played in other threads (dask's thread workers) has no watchdog.
 """
 

@@ -322,7 +322,7 @@ def bench_tournament(general: float, seconds: float, reps: int, note: Callable[[
     its share of the general engine's in-process figure (``general``, the same measured
     run for run). None, with the reason, where bots cannot be started here."""
     from ginsim.errors import RunError
-    from ginsim.run.jailer import preflight
+    from ginsim.tournament.processes import preflight
 
     try:
         preflight()

@@ -28,7 +28,6 @@ from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
 from ginsim.errors import RunError
-from ginsim.run.isolate import isolated_factories
 from ginsim.run.lifetime import Seating
 from ginsim.run.options import GENERAL_ENV, Engine
 from ginsim.run.plan import ChunkTask
@@ -46,6 +45,7 @@ from ginsim.run.seeding import (
 from ginsim.runfolder.forfeit_records import MAX_PER_CHUNK, forfeit_record, traced_replay
 from ginsim.runfolder.records import COLUMNS, FORFEIT_DETAILS, GAME_COLUMNS, GAME_PREFIX, OUTCOME_CODE, RESULT_COLUMNS
 from ginsim.runfolder.timing import TIMED_EVERY, TIMING_KEY, Clock, timed_class, timing_array
+from ginsim.tournament.referee import isolated_factories
 
 
 class _Columns:
@@ -113,7 +113,7 @@ def first_dealer(unit: int) -> int:
 def play_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
     """Play deals (or games) ``start..stop-1`` of one pairing; return the columns. A
     strategy's failure of any kind is a forfeit; only the user's Ctrl-C stops the chunk
-    (ginsim.engine.guard). Tournament mode plays through ginsim.run.isolate instead. The
+    (ginsim.engine.guard). Tournament mode plays through ginsim.tournament.referee instead. The
     working folder is the same after the chunk as before, whatever a strategy did to it
     (a worker process plays the next chunk's relative spec paths from it)."""
     cwd = os.getcwd()

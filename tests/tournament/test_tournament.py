@@ -2,7 +2,7 @@
 harmers.py and protocol.py): each attacker gains nothing over its honest twin, its
 victim is never charged, the chunk ends, and nothing of the bots outlives it.
 
-Bots run in namespaces of their own when the referee is root (ginsim.outside.jail); the
+Bots run in namespaces of their own when the referee is root (ginsim.tournament.confine); the
 tests keep them root inside (``GINSIM_BOT_USER=root``) where this machine's Python is
 not runnable by other users; ``test_seats_run_as_users_of_their_own`` needs one that is."""
 
@@ -21,9 +21,9 @@ from attacks.harmers import FORKED_NAME, SHARED
 
 from ginsim.engine.registry import StrategySpec, parse_spec
 from ginsim.engine.rules import Rules
-from ginsim.run import isolate
-from ginsim.run.jailer import read_bounded, unreachable
 from ginsim.run.worker import ChunkTask, play_chunk
+from ginsim.tournament import referee
+from ginsim.tournament.processes import read_bounded, unreachable
 
 ATTACKS = Path(__file__).resolve().parents[1] / "attacks"
 NAMESPACES = sys.platform.startswith("linux") and os.geteuid() == 0
@@ -95,7 +95,7 @@ def honest() -> dict[str, np.ndarray]:
 @pytest.mark.parametrize("attacker", ["Killer", "Stopper", "MemReader", "Forker", "DiskFiller"])
 def test_harmers_gain_nothing(attacker: str, honest: dict[str, np.ndarray]) -> None:
     log = play(f"harmers:{attacker}")
-    isolate.close_pool()  # the bots' processes kept for the pairing's next chunk: the run's end
+    referee.close_pool()  # the bots' processes kept for the pairing's next chunk: the run's end
     assert marks(log) == 0 and victim_charged(log) == 0
     assert same_log(log, honest)  # its honest twin's hands, move for move
     assert left_behind() == []  # no child, no daemon outlives the chunk
@@ -143,7 +143,7 @@ def test_protocol_attacks_are_the_attackers_forfeits(attacker: str, reason: str)
 
 
 def test_a_bot_that_sleeps_as_it_starts_forfeits_in_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(isolate, "START_TIMEOUT", 2.0)
+    monkeypatch.setattr(referee, "START_TIMEOUT", 2.0)
     t0 = time.monotonic()
     log = play("protocol:SleepAtStart", deals=2)
     assert victim_charged(log) == 0 and (log["forfeit_seat"] == log["seat_a"]).all()
@@ -152,12 +152,12 @@ def test_a_bot_that_sleeps_as_it_starts_forfeits_in_time(monkeypatch: pytest.Mon
 
 
 def test_a_bot_that_never_reads_cannot_block_a_write() -> None:
-    bot = isolate.BotProcess(parse_spec("simple"), Rules().to_dict(), 1.0, None)
+    bot = referee.BotProcess(parse_spec("simple"), Rules().to_dict(), 1.0, None)
     proc = subprocess.Popen(["sleep", "30"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     bot.proc = proc
     os.set_blocking(proc.stdin.fileno(), False)  # type: ignore[union-attr]
     t0 = time.monotonic()
-    with pytest.raises(isolate.DecisionTimeout):
+    with pytest.raises(referee.DecisionTimeout):
         bot._send(b"x" * (1 << 22), time.monotonic() + 1.0)  # far more than a pipe holds
     assert time.monotonic() - t0 < 10 and proc.poll() is not None  # killed
 
@@ -187,4 +187,4 @@ def test_a_forfeits_traceback_shows_the_bots_own_file() -> None:
     log = play("crashers:Exit3", deals=1)
     assert (log["forfeit_seat"] == log["seat_a"]).all()
     details = [str(d) for d in log.get("forfeit_details", [])]
-    assert details and all("crashers.py" in d and "isolate.py" not in d for d in details), details
+    assert details and all("crashers.py" in d and "referee.py" not in d for d in details), details

@@ -1,6 +1,6 @@
-"""The process one strategy plays in, in tournament mode (``python -m ginsim.outside.sandbox_host``).
+"""The process one strategy plays in, in tournament mode (``python -m ginsim.tournament.bot_host``).
 
-The referee (ginsim.run.isolate) writes one JSON request per line on this process's stdin
+The referee (ginsim.tournament.referee) writes one JSON request per line on this process's stdin
 and reads one JSON answer per line from its stdout. This process holds the strategy and
 its own ``PlayerView``, rebuilt from the compact copy each request carries, so gc, frame
 walking and monkeypatching reach nothing but this copy. Nothing the referee sends is
@@ -23,11 +23,11 @@ import sys
 from typing import Any, BinaryIO
 
 from ginsim.engine.strategy import DECISIONS, HOOKS, bound_entry, overrides
-from ginsim.outside.jail import confine
+from ginsim.tournament.confine import confine
 
 METHODS = frozenset((*DECISIONS, *HOOKS))
 
-# order of the per-call view fields (ginsim.run.isolate writes them in this order)
+# order of the per-call view fields (ginsim.tournament.referee writes them in this order)
 FIELDS = (
     "phase",
     "hand",
@@ -158,7 +158,7 @@ def _channels() -> tuple[BinaryIO, BinaryIO]:
 
 
 def main() -> None:
-    confine()  # before any of the bot's code runs (ginsim.outside.jail)
+    confine()  # before any of the bot's code runs (ginsim.tournament.confine)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the referee decides when a run stops
     proto_in, proto_out = _channels()
     host = Host()

@@ -2,8 +2,8 @@
 
 The referee (this module, in the process that plays the chunk) never imports a
 strategy's code: for each seat and each copy of the deals it starts ``python -m
-ginsim.outside.sandbox_host``, confined before any bot code runs (ginsim.outside.jail,
-ginsim.run.jailer: a user of its own, namespaces, resource limits), and the engine plays
+ginsim.tournament.bot_host``, confined before any bot code runs (ginsim.tournament.confine,
+ginsim.tournament.processes: a user of its own, namespaces, resource limits), and the engine plays
 against a stand-in (``RemoteStrategy``) that, at each decision, sends the bot what
 changed in its seat's view and reads one line of JSON back. The two copies of a
 duplicate deal are played by different processes, so nothing the bot keeps in memory
@@ -41,8 +41,8 @@ from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import HOOKS, Strategy
 from ginsim.engine.view import PlayerView
-from ginsim.outside.sandbox_host import FIELDS
-from ginsim.run.jailer import Jail, end_process, start_bot_process
+from ginsim.tournament.bot_host import FIELDS
+from ginsim.tournament.processes import Jail, end_process, start_bot_process
 
 _POLL = 0.25
 """Seconds between looks at the user's Ctrl-C while a bot thinks."""
@@ -98,7 +98,7 @@ class BotProcess:
     def start(self) -> None:
         """A new process, its class loaded; BotFailure (and ``broken`` set) if it cannot."""
         self.proc, self.jail = start_bot_process(
-            "ginsim.outside.sandbox_host", subprocess.DEVNULL, "a bot's process", self.limits
+            "ginsim.tournament.bot_host", subprocess.DEVNULL, "a bot's process", self.limits
         )
         os.set_blocking(self.proc.stdin.fileno(), False)  # type: ignore[union-attr]
         self.buf = b""

@@ -3,7 +3,7 @@
 Each process gets a user id of its own when the referee runs as root (``bot_uid``: no
 two live bot processes share one, so none can signal, trace or read another), a
 private temporary folder, and ``GINSIM_JAIL`` telling the host how to confine itself
-before any bot code runs (ginsim.outside.jail). ``end_process`` kills its whole process
+before any bot code runs (ginsim.tournament.confine). ``end_process`` kills its whole process
 group; under namespaces the kernel kills whatever else the bot started. What a bot's
 process writes to a pipe is read with a bound (``read_bounded``), so no output can fill
 the referee's memory.
@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from ginsim.errors import RunError
-from ginsim.outside.jail import JAIL_ENV, LIMITS, jail_env
+from ginsim.tournament.confine import JAIL_ENV, LIMITS, jail_env
 
 UID_BASE = 1 << 30
 """Bot user ids are ``UID_BASE + (referee pid << 8) + n``: users no one else has
@@ -114,7 +114,7 @@ def start_bot_process(
     module: str, stderr: int, what: str, limits: dict[str, int] | None = None
 ) -> tuple[subprocess.Popen[bytes], Jail]:
     """``python -m module`` as untrusted code runs: a minimal environment, a session of its
-    own (the user's Ctrl-C is the referee's to handle), confined by ginsim.outside.jail,
+    own (the user's Ctrl-C is the referee's to handle), confined by ginsim.tournament.confine,
     pipes for its stdin and stdout. A failure to start is one line naming ``what``."""
     preflight()
     jail = Jail(limits)

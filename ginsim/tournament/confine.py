@@ -1,6 +1,6 @@
 """Confining a bot's process in tournament mode, before any of the bot's code runs.
 
-The referee (ginsim.run.isolate) starts each bot's process (``sandbox_host``, and
+The referee (ginsim.tournament.referee) starts each bot's process (``bot_host``, and
 ``spec_host`` for the spec check) with ``GINSIM_JAIL`` in its environment: the user id the
 process is to run as (one of its own, unique among the live bot processes) and the
 resource limits. The host's first act is ``confine()``:

@@ -46,16 +46,42 @@ from ginsim.runfolder.forfeit_records import MAX_PER_CHUNK, forfeit_record, trac
 from ginsim.runfolder.records import COLUMNS, FORFEIT_DETAILS, GAME_COLUMNS, GAME_PREFIX, OUTCOME_CODE, RESULT_COLUMNS
 from ginsim.runfolder.timing import TIMED_EVERY, TIMING_KEY, Clock, timed_class, timing_array
 from ginsim.tournament.referee import isolated_factories
+from ginsim.tournament.tables import play_together
+
+Note = Callable[["_Columns", int], None]
+"""Records a forfeit of row ``int`` of the columns (its traced replay)."""
 
 
 class _Columns:
     """Hand records of a chunk, kept as rows (one append per hand) and turned into
-    columns once at the end."""
+    columns once at the end. ``traced``: its forfeits are replayed and recorded (not in a
+    replay's scratch columns); ``deferred``: one table's part of the chunk
+    (ginsim.tournament.tables), its forfeits traced once it joins the chunk's columns."""
 
-    def __init__(self) -> None:
+    def __init__(self, traced: bool = False, deferred: bool = False) -> None:
         self.rows: list[tuple[Any, ...]] = []
         self.games: list[tuple[Any, ...]] = []  # game mode: one row per game (GAME_COLUMNS)
         self.forfeits: list[str] = []  # each forfeit's record (ginsim.runfolder.forfeit_records), JSON text
+        self.traced = traced
+        self.deferred: list[tuple[int, Note]] | None = [] if deferred else None
+
+    def later(self, note: Note) -> None:
+        """Trace the forfeit of the last row added: now, or when this part joins the chunk."""
+        if not self.traced:
+            return
+        row = len(self.rows) - 1
+        if self.deferred is None:
+            note(self, row)
+        else:
+            self.deferred.append((row, note))
+
+    def absorb(self, part: _Columns) -> None:
+        """Append one table's part, then trace its forfeits (their rows as they are here)."""
+        base = len(self.rows)
+        self.rows += part.rows
+        self.games += part.games
+        for row, note in part.deferred or ():
+            note(self, base + row)
 
     def add(
         self,
@@ -128,7 +154,8 @@ def _guarded_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
     if task.isolate:
         limits = dict(task.bot_limits) if task.bot_limits else None
         specs = (task.spec_a, task.spec_b)
-        with isolated_factories(specs, task.rules, task.decision_limit, limits, task.pairing_key) as for_copy:
+        copies = (0, 1) if task.duplicate else (0,)
+        with isolated_factories(specs, task.rules, task.decision_limit, limits, task.pairing_key, copies) as for_copy:
             return _play_chunk(task, for_copy)
     with guarded(task.decision_limit, task.rules.time_per_hand):
         return _play_chunk(task)
@@ -143,7 +170,7 @@ def _play_chunk(task: ChunkTask, for_copy: Callable[[int], tuple[Any, Any]] | No
         classes = (task.spec_a.load_class(), task.spec_b.load_class())
         for_copy = lambda _copy: classes  # noqa: E731 - the same classes for both copies
     cls_a, cls_b = for_copy(0)
-    cols = _Columns()
+    cols = _Columns(traced=True)
     copies = (0, 1) if task.duplicate else (0,)
     rules = task.rules
     fast = fast_seats(task, cls_a, cls_b)
@@ -170,29 +197,33 @@ def _play_chunk(task: ChunkTask, for_copy: Callable[[int], tuple[Any, Any]] | No
         decks = deck_array.tolist()
         per_copy = [(copy, s0.tolist(), s1.tolist()) for copy, s0, s1 in streams]
 
-        def play_deal(offset: int, into: _Columns, seats: Seating) -> None:
+        def play_deal(offset: int, into: _Columns, seats: Seating, which: slice = slice(None)) -> None:
             unit = task.start + offset
             deck = decks[offset]
             dealer = first_dealer(unit)
-            for copy, s0, s1 in per_copy:
+            for copy, s0, s1 in per_copy[which]:
                 a, b = seats.sides(copy, unit % TIMED_EVERY == 0)
                 seats.tell(a, b, "new_hand", unit)
                 strategies, seat_a = seats_for(copy, a, b)
                 seat_seeds = (s0[offset], s1[offset])
                 r = play_hand(rules, strategies, deck, dealer, (0, 0), seat_seeds, checked=True)
                 into.add(task.pairing, unit, copy, 0, seat_a, r, (0, 0), False, -1)
-                if r.outcome == FORFEIT and into is cols:
-                    fresh, _ = seats_for(copy, *seats.fresh(copy))
+                if r.outcome == FORFEIT:
                     again = partial(_hand_again, rules, deck, dealer, seat_seeds)
-                    _note_forfeit(cols, task, r, unit, copy, 0, seat_a, fresh, again)
+                    into.later(partial(_trace, task, seats, r, unit, copy, 0, seat_a, again))
 
-        for offset in range(task.stop - task.start):
-            play_deal(offset, cols, seating)
-            check_user_stop()
+        def play_copy(i: int, into: _Columns) -> None:  # one copy of one deal
+            play_deal(i // len(copies), into, seating, slice(i % len(copies), i % len(copies) + 1))
+
+        _play_units(task, isolated, cols, play_copy)
     else:
-        for unit in range(task.start, task.stop):
-            _play_game_unit(task, unit, copies, seating, unit % TIMED_EVERY == 0, cols, fast)
-            check_user_stop()
+
+        def play_game_copy(i: int, into: _Columns) -> None:  # one copy of one game
+            unit = task.start + i // len(copies)
+            copy = copies[i % len(copies)]
+            _play_game_unit(task, unit, (copy,), seating, unit % TIMED_EVERY == 0, into, fast)
+
+        _play_units(task, isolated, cols, play_game_copy)
 
     def replay_first(into: _Columns) -> None:
         """The chunk's first deal (both copies) or game (copy 0) again, by new instances
@@ -209,6 +240,23 @@ def _play_chunk(task: ChunkTask, for_copy: Callable[[int], tuple[Any, Any]] | No
     if cols.rows and fast is None and rules.time_per_hand is None:  # a clock's forfeits are the machine's
         out[REPLAY_CHECK] = np.asarray([check_rows(cols.rows, partial(_replayed, replay_first))], dtype=object)
     return out
+
+
+def _play_units(task: ChunkTask, isolated: bool, cols: _Columns, play: Callable[[int, _Columns], None]) -> None:
+    """Each copy of each deal (game) of the chunk, in order (``play(i, into)``: copy ``i %
+    copies`` of unit ``i // copies``), into ``cols``; in tournament mode without the
+    rules' clock, all at once as tables of their own (ginsim.tournament.tables: one round
+    trip to each bot's process per many decisions), their rows then joined in order."""
+    count = (task.stop - task.start) * (2 if task.duplicate else 1)
+    if isolated and task.rules.time_per_hand is None:
+        parts = [_Columns(traced=True, deferred=True) for _ in range(count)]
+        play_together(partial(play, i, parts[i]) for i in range(count))
+        for part in parts:
+            cols.absorb(part)
+        return
+    for i in range(count):
+        play(i, cols)
+        check_user_stop()
 
 
 def _replayed(play: Callable[[_Columns], None]) -> list[tuple[Any, ...]]:
@@ -278,8 +326,7 @@ def _play_game_unit(
                 replayed: GameResult = play_game(task.rules, pair, deck, first_dealer(unit), hand_seeds, checked=True)
                 return replayed.hands[-1]
 
-            fresh, _ = seats_for(copy, *seating.fresh(copy))
-            _note_forfeit(cols, task, game.hands[-1], unit, copy, last, seat_a, fresh, again)
+            cols.later(partial(_trace, task, seating, game.hands[-1], unit, copy, last, seat_a, again))
         f = game.final
         assert f is not None
         forfeit = bool(game.hands) and game.hands[-1].outcome == "forfeit"
@@ -293,8 +340,26 @@ def _hand_again(
     return play_hand(rules, pair, deck, dealer, (0, 0), seeds, checked=True)
 
 
+def _trace(
+    task: ChunkTask,
+    seating: Seating,
+    r: HandResult,
+    unit: int,
+    copy: int,
+    game_hand: int,
+    seat_a: int,
+    again: Callable[[tuple[Strategy, Strategy]], HandResult],
+    cols: _Columns,
+    row: int,
+) -> None:
+    """Trace the forfeit in row ``row`` of ``cols``: played again by fresh instances."""
+    fresh, _ = seats_for(copy, *seating.fresh(copy))
+    _note_forfeit(cols, row, task, r, unit, copy, game_hand, seat_a, fresh, again)
+
+
 def _note_forfeit(
     cols: _Columns,
+    row: int,
     task: ChunkTask,
     r: HandResult,
     unit: int,
@@ -304,10 +369,10 @@ def _note_forfeit(
     fresh: tuple[Strategy, Strategy],
     again: Callable[[tuple[Strategy, Strategy]], HandResult],
 ) -> None:
-    """Trace the forfeit of the last row added to ``cols`` by playing it again with
-    ``again`` and the ``fresh`` strategies, seated (ginsim.runfolder.forfeit_records)."""
+    """Trace the forfeit of row ``row`` of ``cols`` by playing it again with ``again``
+    and the ``fresh`` strategies, seated (ginsim.runfolder.forfeit_records)."""
     where = {"pairing": task.pairing, "deal": unit, "copy": copy, "game_hand": game_hand}
-    where["chunk_row"] = len(cols.rows) - 1
+    where["chunk_row"] = row
     specs = (task.spec_a.text, task.spec_b.text) if seat_a == 0 else (task.spec_b.text, task.spec_a.text)
     if len(cols.forfeits) >= MAX_PER_CHUNK:
         cols.forfeits.append(forfeit_record(r, None, None, where, specs))

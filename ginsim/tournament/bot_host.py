@@ -1,31 +1,46 @@
 """The process one strategy plays in, in tournament mode (``python -m ginsim.tournament.bot_host``).
 
-The referee (ginsim.tournament.referee) writes one JSON request per line on this process's stdin
-and reads one JSON answer per line from its stdout. This process holds the strategy and
-its own ``PlayerView``, rebuilt from the compact copy each request carries, so gc, frame
-walking and monkeypatching reach nothing but this copy. Nothing the referee sends is
-hidden from the seat: its cards, public events, the rules, its own random seed.
+The referee (ginsim.tournament.referee) writes requests on this process's stdin (each
+its length in 4 bytes, then its ``marshal`` form: quick to make and read, and this
+process trusts its referee) and reads one JSON answer per line from its stdout (the
+referee trusts no bot: JSON, read with bounds). This process holds
+the strategy's class and an instance per table the referee plays with it at once (each
+hand, or game, a fresh one), each with its own ``PlayerView``, rebuilt from what changed
+in the engine's view since that table's last request; gc, frame walking and
+monkeypatching reach nothing but these copies. Nothing the referee sends is hidden from
+the seat: its cards, public events, the rules, its own random seed.
 
-Requests (``op``): ``init`` (the strategy spec and the rules; answers the optional hooks
-the class overrides), ``new`` (a fresh instance: each hand, or each game), ``call`` (one
-decision: the method, the view's state, for ``observe`` the event). Answers: ``{"r":
-value}``, ``{"raised": "Type: message"}`` or ``{"error": text}``. The strategy's own
-prints go to stderr: the protocol has stdout to itself.
+Requests (``op``), each with its number ``i``, which the answer repeats: ``init`` (the
+strategy spec, the rules and the decision limit; answers ``{"r": [the optional hooks the
+class overrides]}``) and ``batch`` (``items``: the pending decisions of every table,
+``[table, method, start, values, history, event]`` each: the view's fields now, the
+events since the table's last decision; ``x``: the tables whose hands
+are over). A batch's answer is ``{"r": [one per item]}``: a plain value, or ``{"raised":
+"Type: message", "tb": traceback}``, ``{"unbuilt": "Type: message"}`` (the constructor
+failed), ``{"late": true}`` (the decision took longer than the limit) or ``{"error":
+text}``. The strategy's own prints go to stderr: the protocol has stdout to itself.
 """
 
 from __future__ import annotations
 
 import json
+import marshal
 import operator
 import os
 import signal
 import sys
+import time
 from typing import Any, BinaryIO
 
+from ginsim.engine.melds import tables_for
 from ginsim.engine.strategy import DECISIONS, HOOKS, bound_entry, overrides
+from ginsim.engine.view import PlayerView
+from ginsim.engine.vocab import Action
 from ginsim.tournament.confine import confine
 
 METHODS = frozenset((*DECISIONS, *HOOKS))
+ACTIONS = {a.value: a for a in Action}
+"""The events' action words as the engine's history holds them."""
 
 # order of the per-call view fields (ginsim.tournament.referee writes them in this order)
 FIELDS = (
@@ -63,14 +78,15 @@ def plain(value: Any, depth: int = 0) -> Any:
 
 
 class Host:
-    """One strategy and its view, driven by the referee's requests."""
+    """One strategy class and its instances (one per table the referee plays at once),
+    each with its own view, driven by the referee's requests."""
 
     def __init__(self) -> None:
         self.cls: Any = None
         self.params: dict[str, Any] = {}
         self.rules: Any = None
-        self.strategy: Any = None
-        self.view: Any = None
+        self.limit = 0.0  # seconds per decision (0: none): a decision past it is answered late
+        self.tables: dict[int, list[Any]] = {}  # instance number -> [strategy or failure text, view]
 
     def init(self, msg: dict[str, Any]) -> dict[str, Any]:
         from ginsim.engine.registry import load_class
@@ -79,50 +95,69 @@ class Host:
         self.rules = Rules(**msg["rules"])
         self.cls = load_class(msg["target"], msg["spec"])
         self.params = msg["params"]
+        self.limit = float(msg.get("limit") or 0.0)
         hooks = [h for h in HOOKS if overrides(self.cls, h)]
         return {"r": hooks}
 
-    def new(self) -> dict[str, Any]:
-        self.strategy = self.cls(**self.params)
-        self.view = None
-        return {"r": True}
+    def batch(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """Every decision of the request, in order: one answer each (``ITEM``)."""
+        for n in msg.get("x", ()):  # the tables whose hands are over
+            self.tables.pop(n, None)
+        return {"r": [self._decide(item) for item in msg["items"]]}
 
-    def _update(self, msg: dict[str, Any]) -> Any:
-        from ginsim.engine.melds import tables_for
-        from ginsim.engine.view import PlayerView
+    def _table(self, n: int) -> list[Any]:
+        table = self.tables.get(n)
+        if table is None:  # a new instance: the first decision of its hand (or game)
+            try:
+                built: Any = self.cls(**self.params)
+            except BaseException as e:  # noqa: BLE001 - a constructor that fails: the hand's forfeit
+                built = f"{type(e).__name__}: {_text(e)}"
+            table = self.tables[n] = [built, None, {}]  # the instance, its view, its bound entry points
+        return table
 
-        start = msg.get("start")
-        if start is not None or self.view is None:
-            seat, dealer, scores, seed = start
-            tables = tables_for(self.rules.max_run_length).copy()
-            self.view = PlayerView(self.rules.copy(), tables, seat, dealer, (scores[0], scores[1]), seed)
-        v = self.view
-        n = len(FIELDS)
-        for i, value in msg["d"]:  # the fields that changed since the last request
-            if i < n:
-                setattr(v, FIELDS[i], value)
-            elif i == n:
-                v._pile = value
-            else:
-                v.knocker_melds = tuple(value)
-        v.history.extend((s, a, c) for s, a, c in msg["hist"])
+    def _update(self, table: list[Any], start: Any, values: Any, history: Any) -> Any:
+        """The table's view as the engine's is now: a new one at a hand's start, then
+        every field (``FIELDS``, the pile, the knocker's melds) and the new events."""
+        if start or table[1] is None:
+            seat, dealer, scores, seed, knock_limit = start
+            melds = tables_for(self.rules.max_run_length).copy()
+            own = (scores[0], scores[1])
+            table[1] = PlayerView(self.rules.copy(), melds, seat, dealer, own, seed, 0, None, knock_limit)
+        v = table[1]
+        for name, value in zip(FIELDS, values, strict=False):
+            setattr(v, name, value)
+        v._pile = values[-2]  # a list of its own (marshal made it)
+        v.knocker_melds = values[-1]
+        if history:
+            v.history.extend([(s, ACTIONS[a], c) for s, a, c in history])
         return v
 
-    def call(self, msg: dict[str, Any]) -> dict[str, Any]:
-        method = msg["m"]
-        if method not in METHODS:
-            return {"error": f"unknown method {method!r}"}
-        view = self._update(msg)
-        fn = bound_entry(self.strategy, method)  # as the engine calls it in-process
+    def _decide(self, item: list[Any]) -> Any:
+        """One decision (``[table, method, start, values, history, event]``): its answer as
+        a plain value, or an object saying why there is none."""
+        n, method, start, values, history, event = item
+        table = self._table(n)
+        strategy = table[0]
+        if type(strategy) is str:
+            return {"unbuilt": strategy}
         try:
-            if method == "observe":
-                s, a, c = msg["ev"]
-                out = fn(view, (s, a, c))
-            else:
-                out = fn(view)
-            return {"r": plain(out)}
+            view = self._update(table, start, values, history)
+            fn = table[2].get(method)
+            if fn is None:
+                if method not in METHODS:
+                    return {"error": f"unknown method {method!r}"}
+                fn = table[2][method] = bound_entry(strategy, method)  # as the engine calls it in-process
+        except Exception as e:  # noqa: BLE001 - its copy of the view broken (by its own code): its forfeit
+            return {"error": f"its view could not be updated ({type(e).__name__}: {_text(e)})"}
+        t0 = time.perf_counter()
+        try:
+            out = fn(view, (event[0], ACTIONS[event[1]], event[2])) if method == "observe" else fn(view)
+            answer = plain(out)
         except BaseException as e:  # noqa: BLE001 - the referee makes any failure a forfeit
             return {"raised": f"{type(e).__name__}: {_text(e)}", "tb": _traceback(e)}
+        if self.limit and time.perf_counter() - t0 > self.limit:
+            return {"late": True}
+        return answer
 
 
 def _traceback(e: BaseException) -> str:
@@ -163,16 +198,14 @@ def main() -> None:
     proto_in, proto_out = _channels()
     host = Host()
     while True:
-        line = proto_in.readline()
-        if not line:
+        head = proto_in.read(4)
+        if len(head) < 4:
             return
-        msg = json.loads(line)
+        msg = marshal.loads(proto_in.read(int.from_bytes(head, "little")))
         op = msg.get("op")
         try:
-            if op == "call":
-                reply = host.call(msg)
-            elif op == "new":
-                reply = host.new()
+            if op == "batch":
+                reply = host.batch(msg)
             elif op == "init":
                 reply = host.init(msg)
             else:

@@ -1,273 +1,117 @@
 """Tournament mode (``--isolate``): every strategy plays in a process of its own.
 
 The referee (this module, in the process that plays the chunk) never imports a
-strategy's code: for each seat and each copy of the deals it starts ``python -m
-ginsim.tournament.bot_host``, confined before any bot code runs (ginsim.tournament.confine,
-ginsim.tournament.processes: a user of its own, namespaces, resource limits), and the engine plays
-against a stand-in (``RemoteStrategy``) that, at each decision, sends the bot what
-changed in its seat's view and reads one line of JSON back. The two copies of a
-duplicate deal are played by different processes, so nothing the bot keeps in memory
-from copy 0 reaches copy 1.
+strategy's code: each seat has, per copy of the deals, a process ``python -m
+ginsim.tournament.bot_host`` (ginsim.tournament.bot_process), confined before any bot
+code runs (ginsim.tournament.confine: a user of its own, namespaces, resource limits),
+and the engine plays against stand-ins (``RemoteStrategy``, one per instance: each hand,
+or game, a fresh one) that send the bot what changed in their seat's view and get its
+answer back. The two copies of a duplicate deal are played by different processes, so
+nothing the bot keeps in memory from copy 0 reaches copy 1.
 
-Nothing a bot does can block or kill the referee: every write and every read is under
-the decision's deadline (non-blocking pipes and ``select``); an answer that is longer
-than ``MAX_ANSWER`` bytes, not JSON, nested too deep, not an object, or sent out of
-turn, a crash, a process killed from outside, or silence is that seat's forfeit with a
-one-line reason. A process that could not start (its module exits or sleeps when the
-play process imports it, its init answer is nonsense) forfeits every remaining hand of
-that copy of the chunk at once.
-
-Time is the referee's: each decision gets at most ``decision_limit`` seconds, or what is
-left of the rules' clock (R25) when that is less; past it the bot's process is killed,
-the seat forfeits, and a fresh process plays its next hand. The decks mix in the run's
-secret (ginsim.runfolder.secret), which bots never see.
+The referee plays many tables at once (ginsim.tournament.tables): every pending
+decision of one process goes out in one request and comes back in one answer. A
+decision's answer is due within ``decision_limit`` seconds, a request's within the sum
+of its decisions' limits; past that the process is killed and every hand it had under
+way is its own forfeit (never the opponent's), and a fresh process plays its next
+hands. Under the rules' clock (R25) decisions go one at a time, each within what is
+left of the hand's time. Nothing a bot does can block or kill the referee: a malformed,
+oversized, nested, forged or out-of-turn answer, a crash or a process killed from
+outside is that seat's forfeit with a one-line reason. A process that could not start
+(its module exits or sleeps when the play process imports it, its init answer is
+nonsense) forfeits every remaining hand of that copy of the chunk at once. The decks mix
+in the run's secret (ginsim.runfolder.secret), which bots never see.
 """
 
 from __future__ import annotations
 
 import atexit
-import errno
-import json
-import os
-import select
-import subprocess
+import operator
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ginsim.engine.guard import BotFailure, DecisionTimeout, check_user_stop, guarded
+from ginsim.engine.guard import BotFailure, DecisionTimeout, guarded
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
-from ginsim.engine.strategy import HOOKS, Strategy
+from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import PlayerView
 from ginsim.tournament.bot_host import FIELDS
-from ginsim.tournament.processes import Jail, end_process, start_bot_process
+from ginsim.tournament.bot_process import BotProcess, answers, batch_message, outcome, start_together
+from ginsim.tournament.tables import ask_driver
 
-_POLL = 0.25
-"""Seconds between looks at the user's Ctrl-C while a bot thinks."""
-
-MAX_ANSWER = 1 << 16
-"""Bytes one answer may take (a list of melds is a few dozen)."""
-START_TIMEOUT = 60.0
-"""Seconds a bot's process may take to start and load its class."""
-
-
-def _reply(line: bytes) -> dict[str, Any]:
-    """One answer line as an object; BotFailure for anything else (nested past what
-    Python's parser allows included)."""
-    try:
-        reply = json.loads(line)
-    except (ValueError, RecursionError):
-        reply = None
-    if not isinstance(reply, dict):
-        raise BotFailure("illegal", "answered something that is not a plain value")
-    return reply
-
-
-class BotProcess:
-    """One strategy's process for one copy of a chunk's deals: started on demand, killed
-    on a timeout or a crash and started afresh for the next instance."""
-
-    def __init__(
-        self,
-        spec: StrategySpec,
-        rules: dict[str, Any],
-        limit: float | None,
-        clock: float | None,
-        limits: dict[str, int] | None = None,
-    ) -> None:
-        self.spec = spec
-        self.rules = rules
-        self.limit = limit or None  # seconds per decision; None: none
-        self.clock = clock  # the rules' time_per_hand (R25), or None
-        self.limits = limits  # the jail's resource limits (None: the defaults)
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.jail: Jail | None = None
-        self.broken: BotFailure | None = None  # it could not start: every hand forfeits
-        self.hooks: frozenset[str] = frozenset()
-        self.buf = b""
-        self.view: PlayerView | None = None  # the engine's view the bot's copy follows
-        self.sent = 0  # events of that view's history already sent
-        self.used = 0.0  # thinking time this hand
-        self._timeout: float | None = None  # the request under way's limit
-        self._id = 0  # the number of the last request: its answer must carry it
-        self.last: list[Any] = []  # the view's fields as last sent (FIELDS, then the pile and the knocker's melds)
-
-    # -- the process ----------------------------------------------------------------
-    def start(self) -> None:
-        """A new process, its class loaded; BotFailure (and ``broken`` set) if it cannot."""
-        self.proc, self.jail = start_bot_process(
-            "ginsim.tournament.bot_host", subprocess.DEVNULL, "a bot's process", self.limits
-        )
-        os.set_blocking(self.proc.stdin.fileno(), False)  # type: ignore[union-attr]
-        self.buf = b""
-        self.view = None
-        spec = self.spec
-        msg = {"op": "init", "spec": spec.text, "target": spec.target, "params": spec.params, "rules": self.rules}
-        try:
-            reply = self._request(msg, START_TIMEOUT)
-            if not isinstance(reply.get("r"), list):
-                error = reply.get("error")
-                raise BotFailure("raised", f"could not start: {str(error)[:200] if error else 'a nonsense answer'}")
-        except (BotFailure, DecisionTimeout) as e:
-            self.kill()
-            self.broken = e if isinstance(e, BotFailure) else BotFailure("raised", "could not start in time")
-            if not str(self.broken).startswith("could not start"):
-                self.broken = BotFailure("raised", f"could not start: {self.broken}")
-            raise self.broken from None
-        self.hooks = frozenset(h for h in reply["r"] if isinstance(h, str) and h in HOOKS)
-
-    def kill(self) -> None:
-        proc, self.proc = self.proc, None
-        if proc is not None:
-            end_process(proc, self.jail)
-        self.jail = None
-
-    def alive(self) -> bool:
-        return self.proc is not None and self.proc.poll() is None
-
-    def _send(self, data: bytes, deadline: float | None) -> None:
-        """Write the whole request before ``deadline`` (the pipe is non-blocking: a bot
-        that stops reading cannot hold the referee)."""
-        proc = self.proc
-        assert proc is not None and proc.stdin is not None
-        fd = proc.stdin.fileno()
-        view = memoryview(data)
-        while view:
-            try:
-                n = os.write(fd, view)
-            except BlockingIOError:
-                n = 0
-            except OSError as e:
-                if e.errno in (errno.EPIPE, errno.EBADF):
-                    self._died()
-                raise
-            view = view[n:]
-            if view:
-                self._wait(fd, deadline, write=True)
-
-    def _wait(self, fd: int, deadline: float | None, write: bool = False, clock: bool = False) -> bool:
-        """Wait up to a slice for ``fd``; DecisionTimeout (the process killed) past ``deadline``."""
-        wait = None if deadline is None else deadline - time.monotonic()
-        if wait is not None and wait <= 0:
-            self.kill()
-            raise DecisionTimeout(self.clock if clock and self.clock else self._timeout or 0.0, clock)
-        # in slices, so that the user's Ctrl-C (a flag the guard's handler sets) stops
-        # the run at once rather than when the bot answers or runs out of time
-        slice_ = _POLL if wait is None else min(wait, _POLL)
-        r, w, _ = select.select([] if write else [fd], [fd] if write else [], [], slice_)
-        check_user_stop()
-        return bool(r or w)
-
-    def _request(self, msg: dict[str, Any], timeout: float | None, clock: bool = False) -> dict[str, Any]:
-        """Send one request and read its answer within ``timeout`` seconds; BotFailure or
-        DecisionTimeout (the process then killed) otherwise."""
-        proc = self.proc
-        if proc is None or proc.stdin is None or proc.stdout is None:
-            raise BotFailure("raised", "crashed: its process is gone")
-        self._timeout = timeout
-        deadline = None if timeout is None else time.monotonic() + timeout
-        if self.buf:
-            self.kill()  # it wrote while no request was under way
-            raise BotFailure("illegal", "answered out of turn")
-        self._id += 1
-        msg["i"] = self._id
-        self._send(json.dumps(msg, separators=(",", ":")).encode() + b"\n", deadline)
-        fd = proc.stdout.fileno()
-        while b"\n" not in self.buf:
-            if not self._wait(fd, deadline, clock=clock):
-                continue
-            chunk = os.read(fd, MAX_ANSWER + 1)
-            if not chunk:
-                self._died()
-            self.buf += chunk
-            if len(self.buf) > MAX_ANSWER and b"\n" not in self.buf:
-                self.kill()
-                raise BotFailure("illegal", f"answered more than {MAX_ANSWER} bytes")
-        line, _, self.buf = self.buf.partition(b"\n")
-        try:
-            if self.buf:
-                raise BotFailure("illegal", "answered out of turn")
-            reply = _reply(line)
-            if reply.get("i") != self._id:
-                raise BotFailure("illegal", "answered out of turn")
-            return reply
-        except BotFailure:
-            self.kill()
-            raise
-
-    def _died(self) -> None:
-        proc = self.proc
-        code = proc.wait() if proc is not None else None
-        self.kill()
-        raise BotFailure("raised", f"crashed: its process ended (exit status {code})")
-
-    # -- the strategy -----------------------------------------------------------------
-    def new_instance(self) -> None:
-        """A fresh strategy instance (a new process if the last one was killed)."""
-        if self.broken is not None:
-            raise self.broken
-        if not self.alive():
-            self.kill()
-            self.start()
-        reply = self._request({"op": "new"}, START_TIMEOUT)
-        if reply.get("r") is not True:
-            raise BotFailure("raised", f"could not be built: {str(reply.get('error'))[:200]}")
-        self.view = None
-
-    def call(self, method: str, view: PlayerView, event: Any = None) -> Any:
-        """One decision: what changed in the view out, the answer back (plain JSON values)."""
-        if not self.alive():
-            raise BotFailure("raised", "crashed: its process is gone")
-        msg: dict[str, Any] = {"op": "call", "m": method}
-        if view is not self.view:  # a new hand: every field
-            self.view, self.sent, self.used = view, 0, 0.0
-            msg["start"] = (view.seat, view.dealer, view.scores, view._seed)
-            self.last = [None] * (len(FIELDS) + 2)
-        # only the fields that changed since its last request: [index, value] pairs
-        values = [getattr(view, name) for name in FIELDS]
-        values += [view._pile, view.knocker_melds]
-        last = self.last
-        changed = [[i, v] for i, v in enumerate(values) if v != last[i] or last[i] is None]
-        self.last = [list(v) if type(v) is list else v for v in values]  # the pile is a list the engine extends
-        msg["d"] = changed
-        history = view.history
-        msg["hist"] = history[self.sent :]
-        self.sent = len(history)
-        if event is not None:
-            msg["ev"] = event
-        timeout = self.limit
-        clock = False
-        if self.clock is not None:
-            left = max(self.clock - self.used, 0.0) + 0.01  # the rest of its time for the hand
-            clock = timeout is None or left < timeout
-            timeout = left if clock else timeout
-        t0 = time.monotonic()
-        reply = self._request(msg, timeout, clock)
-        self.used += time.monotonic() - t0
-        if "r" in reply:
-            return reply["r"]
-        if "raised" in reply:
-            failure = BotFailure("raised", f"raised {str(reply['raised'])[:300]}")
-            failure.remote_traceback = str(reply.get("tb") or "")[:8000]
-            raise failure
-        raise BotFailure("raised", f"failed: {str(reply.get('error'))[:200]}")
+_fields_of = operator.attrgetter(*FIELDS, "_pile", "knocker_melds")
+"""The view's fields as the host's copy takes them (the pile is the engine's list: the
+request is written before its table moves on, so it holds the pile of the decision)."""
 
 
 class RemoteStrategy(Strategy):
-    """The engine's stand-in for a strategy in its own process."""
+    """The engine's stand-in for one instance of a strategy in its own process."""
 
     name = ""  # a stand-in: no name of its own (nor a registry entry)
 
     def __init__(self, bot: BotProcess, broken: BotFailure | None = None) -> None:
         self._bot = bot
-        self._broken = broken  # its process could not give it an instance: each decision forfeits
+        self._broken = broken  # its process could not start: each decision forfeits
+        self._n = 0  # its number in its process (0: not built there yet)
+        self._generation = 0  # the process (start) that holds it
+        self._view: PlayerView | None = None  # the engine's view its copy follows
+        self._sent = 0  # events of that view's history already sent
+        self._used = 0.0  # thinking time this hand (the rules' clock)
+        # built in a table (ginsim.tournament.tables): its decisions go with the others'
+        self._ask = ask_driver() if bot.clock is None else None
+
+    def __del__(self) -> None:
+        bot = self._bot
+        if self._n and self._generation == bot.generation:
+            bot.over.append(self._n)  # its process forgets it with the next request
 
     def _call(self, method: str, view: PlayerView, event: Any = None) -> Any:
+        """One decision: what changed in the view out to its process, the answer back."""
         if self._broken is not None:
             raise self._broken
-        return self._bot.call(method, view, event)
+        bot = self._bot
+        if not self._n:
+            bot.ensure()
+            self._n, self._generation = next(bot.tables), bot.generation
+        elif self._generation != bot.generation or bot.proc is None:
+            raise BotFailure("raised", f"lost its process: {bot.ended}")  # another of its hands ended it
+        start: Any = 0
+        if view is not self._view:  # a new hand
+            self._view, self._sent, self._used = view, 0, 0.0
+            start = (view.seat, view.dealer, view.scores, view._seed, view.knock_limit)
+        history = view.history
+        sent, self._sent = self._sent, len(history)
+        events = [(s, str(a), c) for s, a, c in history[sent:]]  # plain strs: marshal takes no enum
+        if event is not None:
+            event = (event[0], str(event[1]), event[2])
+        item = [self._n, method, start, _fields_of(view), events, event]
+        if self._ask is not None:
+            return self._ask(bot, item)  # with the other tables' decisions (ginsim.tournament.tables)
+        return self._alone(item)
+
+    def _alone(self, item: list[Any]) -> Any:
+        """A decision on its own: outside tables (a forfeit's replay), or under the rules'
+        clock, within what is left of the hand's time (R25)."""
+        bot = self._bot
+        timeout = bot.limit
+        clock = False
+        if bot.clock is not None:
+            left = max(bot.clock - self._used, 0.0) + 0.01  # the rest of its time for the hand
+            clock = timeout is None or left < timeout
+            timeout = left if clock else timeout
+        t0 = time.monotonic()
+        try:
+            reply = bot.request(batch_message(bot, [item]), timeout, clock)
+            self._used += time.monotonic() - t0
+            result = outcome(bot, answers(bot, reply, 1)[0])
+        except (BotFailure, DecisionTimeout) as e:
+            bot.ended = str(e)
+            raise
+        if isinstance(result, BaseException):
+            raise result
+        return result
 
     def take_upcard(self, view: PlayerView) -> bool:
         return self._call("take_upcard", view)  # type: ignore[no-any-return]
@@ -308,12 +152,13 @@ def remote_class(hooks: frozenset[str]) -> type[RemoteStrategy]:
 
 
 def remote_strategy(bot: BotProcess) -> RemoteStrategy:
-    """A stand-in for a fresh instance in ``bot``'s process (started if need be)."""
+    """A stand-in for a fresh instance in ``bot``'s process (started if need be: its
+    class's hooks say which stand-in). The instance itself is built there with its
+    first decision."""
     try:
-        bot.new_instance()
-    except (BotFailure, DecisionTimeout) as e:  # its first decision then forfeits
-        failure = e if isinstance(e, BotFailure) else BotFailure("raised", "could not be built in time")
-        return remote_class(bot.hooks)(bot, failure)
+        bot.ensure()
+    except BotFailure as e:  # its first decision then forfeits
+        return remote_class(bot.hooks)(bot, e)
     return remote_class(bot.hooks)(bot)
 
 
@@ -342,19 +187,27 @@ def isolated_factories(
     decision_limit: float | None,
     limits: dict[str, int] | None = None,
     pairing_key: int = 0,
+    copies: tuple[int, ...] = (0, 1),
 ) -> Iterator[Callable[[int], Factories]]:
     """Tournament mode for one chunk of the pairing ``specs`` (a chunk task's, strategy a
     first): yields ``for_copy(copy)``, the two factories the worker builds the stand-ins
     of that copy of the deals with (in place of the strategies' classes). Each strategy
-    has a process of its own per copy, started when first needed and kept for the
-    pairing's next chunk, so no process plays both copies of a deal; a chunk that ends
-    otherwise than normally kills them."""
+    has a process of its own per copy (of ``copies``, the ones the chunk plays), all
+    started at once and kept for the pairing's next chunk, so no process plays both
+    copies of a deal; a chunk that ends otherwise than normally kills them."""
     rules_dict = rules.to_dict()
     base = (pairing_key, specs[0].text, specs[1].text, repr(rules_dict), decision_limit, repr(limits))
     for key in [k for k in _POOL if k[2:] != base]:
         _POOL.pop(key).kill()  # another pairing's
     for bot in _POOL.values():
         bot.broken = None  # each chunk tries a process that could not start once more
+
+    for side in (0, 1):
+        for copy in copies:
+            key = (side, copy, *base)
+            if key not in _POOL:
+                _POOL[key] = BotProcess(specs[side], rules_dict, decision_limit, rules.time_per_hand, limits)
+    start_together(list(_POOL.values()))  # the processes the chunk needs, started at once
 
     def factory(side: int, copy: int) -> Callable[..., Strategy]:
         key = (side, copy, *base)

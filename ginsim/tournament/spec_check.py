@@ -22,8 +22,8 @@ from typing import Any
 
 from ginsim.engine.registry import SpecFacts, StrategySpec, imports_outside_code, parse_spec
 from ginsim.errors import StrategySpecError, one_line
+from ginsim.tournament.bot_process import START_TIMEOUT
 from ginsim.tournament.processes import Jail, end_process, read_bounded, start_bot_process
-from ginsim.tournament.referee import START_TIMEOUT
 from ginsim.tournament.spec_host import MARK
 
 OUTPUT_LIMIT = 1 << 20

@@ -19,10 +19,11 @@ import pytest
 from attacks.common import CHEAT_MARK
 from attacks.harmers import FORKED_NAME, SHARED
 
+from ginsim.engine.guard import DecisionTimeout
 from ginsim.engine.registry import StrategySpec, parse_spec
 from ginsim.engine.rules import Rules
 from ginsim.run.worker import ChunkTask, play_chunk
-from ginsim.tournament import referee
+from ginsim.tournament import bot_process, referee
 from ginsim.tournament.processes import read_bounded, unreachable
 
 ATTACKS = Path(__file__).resolve().parents[1] / "attacks"
@@ -143,7 +144,7 @@ def test_protocol_attacks_are_the_attackers_forfeits(attacker: str, reason: str)
 
 
 def test_a_bot_that_sleeps_as_it_starts_forfeits_in_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(referee, "START_TIMEOUT", 2.0)
+    monkeypatch.setattr(bot_process, "START_TIMEOUT", 2.0)
     t0 = time.monotonic()
     log = play("protocol:SleepAtStart", deals=2)
     assert victim_charged(log) == 0 and (log["forfeit_seat"] == log["seat_a"]).all()
@@ -152,13 +153,13 @@ def test_a_bot_that_sleeps_as_it_starts_forfeits_in_time(monkeypatch: pytest.Mon
 
 
 def test_a_bot_that_never_reads_cannot_block_a_write() -> None:
-    bot = referee.BotProcess(parse_spec("simple"), Rules().to_dict(), 1.0, None)
+    bot = bot_process.BotProcess(parse_spec("simple"), Rules().to_dict(), 1.0, None)
     proc = subprocess.Popen(["sleep", "30"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     bot.proc = proc
     os.set_blocking(proc.stdin.fileno(), False)  # type: ignore[union-attr]
     t0 = time.monotonic()
-    with pytest.raises(referee.DecisionTimeout):
-        bot._send(b"x" * (1 << 22), time.monotonic() + 1.0)  # far more than a pipe holds
+    with pytest.raises(DecisionTimeout):
+        bot.request({"op": "batch", "items": [[1] * (1 << 20)]}, 1.0)  # far more than a pipe holds
     assert time.monotonic() - t0 < 10 and proc.poll() is not None  # killed
 
 

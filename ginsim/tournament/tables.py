@@ -1,0 +1,160 @@
+"""Many tables at once: tournament mode's way to pay one round trip per many decisions.
+
+A chunk's deals (or games) are independent: fresh instances, their own decks and seeds.
+``play_together`` plays each as a table of its own, a greenlet running the engine's
+ordinary code (``play_hand``, the same calls as one table at a time, so the same log).
+When a stand-in (ginsim.tournament.referee) needs a decision, its table pauses and hands
+the decision to this driver, which gathers every pending decision of one bot process
+into one request; when the process answers, each table goes on with its answer. While
+one process thinks, the tables waiting on the others go on, so every process of the
+pairing (two seats, two copies) works at once.
+
+Deadlines: a request is due within the sum of its decisions' limits; a process past it
+is killed and each of its decisions in the request raises ``DecisionTimeout`` in its own
+table: the bot forfeits those hands, the opponent none.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from greenlet import getcurrent, greenlet
+
+from ginsim.engine.guard import BotFailure, DecisionTimeout, letting_through
+from ginsim.tournament.bot_process import MAX_ANSWER, BotProcess, answers, batch_message, outcome, wait_for
+
+WIDTH = 256
+"""Tables played at once (each holds a hand's state and a paused stack)."""
+
+
+_START = object()
+"""What a new table is resumed with: it starts its unit."""
+
+
+class _Abandoned(BaseException):
+    """The driver stopped (the user's Ctrl-C, the run's own error): the tables unwind."""
+
+
+class _Table(greenlet):  # type: ignore[misc]
+    """One deal (or game) played through the engine, paused at each remote decision."""
+
+
+Ask = Callable[[BotProcess, list[Any]], Any]
+
+
+def _ask(bot: BotProcess, item: list[Any]) -> Any:
+    """From inside a table: wait for the driver to bring ``item``'s answer back."""
+    return getcurrent().parent.switch((bot, item))
+
+
+def ask_driver() -> Ask | None:
+    """How a stand-in asks for a decision in the current table, or None outside tables
+    (then it asks its process on its own)."""
+    return _ask if isinstance(getcurrent(), _Table) else None
+
+
+class _Driver:
+    def __init__(self) -> None:
+        # decisions not yet sent, each with the process (generation) its instance lives in
+        self.pending: dict[BotProcess, list[tuple[_Table, list[Any], int]]] = {}
+        self.sent: dict[BotProcess, list[_Table]] = {}  # the tables of each request under way
+        self.live: set[_Table] = set()
+
+    def resume(self, table: _Table, value: Any) -> None:
+        """Run ``table`` with ``value`` (an answer, or an exception to raise) until it asks
+        for its next decision or ends."""
+        if value is _START:
+            got = table.switch()
+        elif isinstance(value, BaseException):
+            got = table.throw(value)
+        else:
+            got = table.switch(value)
+        if table.dead:
+            self.live.discard(table)
+            return
+        bot, item = got
+        self.pending.setdefault(bot, []).append((table, item, bot.generation))
+
+    def send(self) -> None:
+        """One request to each idle process with pending decisions."""
+        for bot in [b for b in self.pending if b not in self.sent]:
+            asks = self.pending.pop(bot)
+            if bot.proc is None or any(gen != bot.generation for _, _, gen in asks):
+                # instances of a process ended since they asked (another hand's failure)
+                lost = [t for t, _, gen in asks if bot.proc is None or gen != bot.generation]
+                for table in lost:
+                    self.resume(table, BotFailure("raised", f"lost its process: {bot.ended}"))
+                asks = [a for a in asks if a[0] not in lost]
+                if not asks:
+                    continue
+            items = [item for _, item, _ in asks]
+            limit = bot.limit
+            try:
+                bot.post(batch_message(bot, items), None if limit is None else limit * len(items))
+            except (BotFailure, DecisionTimeout) as e:  # each decision's own failure
+                self.fail(bot, [t for t, _, _ in asks], e)
+                continue
+            self.sent[bot] = [t for t, _, _ in asks]
+
+    def fail(self, bot: BotProcess, tables: list[_Table], e: BaseException) -> None:
+        """Each table of a failed request raises the failure (an exception of its own)."""
+        bot.ended = str(e)
+        for table in tables:
+            self.resume(table, _twin(e))
+
+    def receive(self) -> None:
+        """Wait a slice; each table whose process answered goes on."""
+        bots = list(self.sent)
+        for bot, result in wait_for(bots, MAX_ANSWER * max(len(self.sent[b]) for b in bots)):
+            tables = self.sent.pop(bot)
+            if isinstance(result, BaseException):
+                self.fail(bot, tables, result)
+                continue
+            try:
+                replies = answers(bot, result, len(tables))
+            except BotFailure as e:  # the process answered nonsense: each decision's failure
+                self.fail(bot, tables, e)
+                continue
+            for table, reply in zip(tables, replies, strict=True):
+                self.resume(table, outcome(bot, reply))
+
+    def abandon(self) -> None:
+        for table in list(self.live):
+            with contextlib.suppress(_Abandoned):
+                table.throw(_Abandoned())
+
+
+def _twin(e: BaseException) -> BaseException:
+    """An exception like ``e`` for one table (each raises its own)."""
+    if isinstance(e, DecisionTimeout):
+        return DecisionTimeout(e.limit, e.clock)
+    if isinstance(e, BotFailure):
+        twin = BotFailure(e.kind, str(e))
+        twin.remote_traceback = e.remote_traceback
+        return twin
+    return e
+
+
+def play_together(units: Iterable[Callable[[], None]], width: int = WIDTH) -> None:
+    """Play each unit (a callable that plays a deal or a game through the stand-ins) as a
+    table, up to ``width`` at once, their remote decisions batched per bot process. An
+    exception that escapes a unit (the user's Ctrl-C, the run's own error) stops them all."""
+    driver = _Driver()
+    todo: Iterator[Callable[[], None]] = iter(units)
+    with letting_through(_Abandoned):
+        try:
+            while True:
+                while len(driver.live) < width and (unit := next(todo, None)) is not None:
+                    table = _Table(unit)
+                    driver.live.add(table)
+                    driver.resume(table, _START)
+                if not driver.live:
+                    return
+                driver.send()
+                if driver.sent:
+                    driver.receive()
+        except BaseException:
+            driver.abandon()
+            raise

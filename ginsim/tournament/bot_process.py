@@ -90,8 +90,7 @@ class BotProcess:
         """A live process, started if need be; the failure that keeps it from starting."""
         if self.broken is not None:
             raise self.broken
-        if not self.alive():
-            self.kill()
+        if self.proc is None:  # a process that died since its last answer: its next request says so
             self.start()
 
     def start(self) -> None:

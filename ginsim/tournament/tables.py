@@ -17,6 +17,7 @@ table: the bot forfeits those hands, the opponent none.
 from __future__ import annotations
 
 import contextlib
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -29,10 +30,6 @@ WIDTH = 256
 """Tables played at once (each holds a hand's state and a paused stack)."""
 
 
-_START = object()
-"""What a new table is resumed with: it starts its unit."""
-
-
 class _Abandoned(BaseException):
     """The driver stopped (the user's Ctrl-C, the run's own error): the tables unwind."""
 
@@ -40,13 +37,26 @@ class _Abandoned(BaseException):
 class _Table(greenlet):  # type: ignore[misc]
     """One deal (or game) played through the engine, paused at each remote decision."""
 
+    def __init__(self, unit: Callable[[], None], driver: _Driver) -> None:
+        super().__init__(self._play)
+        self.unit = unit
+        self.driver = driver
+
+    def _play(self) -> None:
+        self.unit()
+        self.driver.live.discard(self)  # then back to the driver (the parent)
+
 
 Ask = Callable[[BotProcess, list[Any]], Any]
 
 
 def _ask(bot: BotProcess, item: list[Any]) -> Any:
-    """From inside a table: wait for the driver to bring ``item``'s answer back."""
-    return getcurrent().parent.switch((bot, item))
+    """From inside a table: leave ``item`` with the driver and let the next table with an
+    answer go on (or the driver, when none has); this table goes on with its own answer."""
+    table = getcurrent()
+    driver: _Driver = table.driver
+    driver.pending.setdefault(bot, []).append((table, item, bot.generation))
+    return driver.next_table()
 
 
 def ask_driver() -> Ask | None:
@@ -57,25 +67,22 @@ def ask_driver() -> Ask | None:
 
 class _Driver:
     def __init__(self) -> None:
+        self.main = getcurrent()
         # decisions not yet sent, each with the process (generation) its instance lives in
         self.pending: dict[BotProcess, list[tuple[_Table, list[Any], int]]] = {}
         self.sent: dict[BotProcess, list[_Table]] = {}  # the tables of each request under way
+        self.ready: deque[tuple[_Table, Any]] = deque()  # tables to go on, each with its answer
         self.live: set[_Table] = set()
 
-    def resume(self, table: _Table, value: Any) -> None:
-        """Run ``table`` with ``value`` (an answer, or an exception to raise) until it asks
-        for its next decision or ends."""
-        if value is _START:
-            got = table.switch()
-        elif isinstance(value, BaseException):
-            got = table.throw(value)
-        else:
-            got = table.switch(value)
-        if table.dead:
-            self.live.discard(table)
-            return
-        bot, item = got
-        self.pending.setdefault(bot, []).append((table, item, bot.generation))
+    def next_table(self) -> Any:
+        """Switch to the next ready table (from a table or the driver); what this greenlet
+        is given when it is next switched to."""
+        if not self.ready:
+            return self.main.switch()
+        table, value = self.ready.popleft()
+        if isinstance(value, BaseException):
+            return table.throw(value)
+        return table.switch(value)
 
     def send(self) -> None:
         """One request to each idle process with pending decisions."""
@@ -85,7 +92,7 @@ class _Driver:
                 # instances of a process ended since they asked (another hand's failure)
                 lost = [t for t, _, gen in asks if bot.proc is None or gen != bot.generation]
                 for table in lost:
-                    self.resume(table, BotFailure("raised", f"lost its process: {bot.ended}"))
+                    self.ready.append((table, BotFailure("raised", f"lost its process: {bot.ended}")))
                 asks = [a for a in asks if a[0] not in lost]
                 if not asks:
                     continue
@@ -101,11 +108,10 @@ class _Driver:
     def fail(self, bot: BotProcess, tables: list[_Table], e: BaseException) -> None:
         """Each table of a failed request raises the failure (an exception of its own)."""
         bot.ended = str(e)
-        for table in tables:
-            self.resume(table, _twin(e))
+        self.ready.extend((table, _twin(e)) for table in tables)
 
     def receive(self) -> None:
-        """Wait a slice; each table whose process answered goes on."""
+        """Wait a slice; each table whose process answered is ready to go on."""
         bots = list(self.sent)
         for bot, result in wait_for(bots, MAX_ANSWER * max(len(self.sent[b]) for b in bots)):
             tables = self.sent.pop(bot)
@@ -117,8 +123,7 @@ class _Driver:
             except BotFailure as e:  # the process answered nonsense: each decision's failure
                 self.fail(bot, tables, e)
                 continue
-            for table, reply in zip(tables, replies, strict=True):
-                self.resume(table, outcome(bot, reply))
+            self.ready.extend(zip(tables, [outcome(bot, r) for r in replies], strict=True))
 
     def abandon(self) -> None:
         for table in list(self.live):
@@ -147,12 +152,15 @@ def play_together(units: Iterable[Callable[[], None]], width: int = WIDTH) -> No
         try:
             while True:
                 while len(driver.live) < width and (unit := next(todo, None)) is not None:
-                    table = _Table(unit)
+                    table = _Table(unit, driver)  # started from here: its stack begins at the driver's
                     driver.live.add(table)
-                    driver.resume(table, _START)
+                    table.switch()
+                if driver.ready:
+                    driver.next_table()  # tables go on until none has an answer
+                    continue
                 if not driver.live:
                     return
-                driver.send()
+                driver.send()  # to each process that is not thinking: its tables' decisions
                 if driver.sent:
                     driver.receive()
         except BaseException:

@@ -140,9 +140,10 @@ class BotProcess:
         return self.proc is not None and self.proc.poll() is None
 
     # -- one request ----------------------------------------------------------------
-    def post(self, msg: dict[str, Any], timeout: float | None, clock: bool = False) -> None:
+    def post(self, msg: dict[str, Any], timeout: float | None, clock: bool = False, each: float = 0.0) -> None:
         """Start a request: number it, write what the pipe takes now. Its answer is
-        due within ``timeout`` seconds (``clock``: a limit from the rules' clock)."""
+        due within ``timeout`` seconds (``clock``: a limit from the rules' clock; ``each``:
+        the limit per decision its DecisionTimeout names, when it holds many)."""
         proc = self.proc
         if proc is None or proc.stdin is None or proc.stdout is None:
             raise BotFailure("raised", "crashed: its process is gone")
@@ -153,7 +154,7 @@ class BotProcess:
         msg["i"] = self._id
         data = marshal.dumps(msg)  # the host's own format (ginsim.tournament.bot_host)
         self.out = memoryview(len(data).to_bytes(4, "little") + data)
-        self.expiry = (timeout or 0.0, clock)
+        self.expiry = (each or timeout or 0.0, clock)
         self.deadline = None if timeout is None else time.monotonic() + timeout
         self.waiting = True
         self.write_more()

@@ -99,7 +99,7 @@ class _Driver:
             items = [item for _, item, _ in asks]
             limit = bot.limit
             try:
-                bot.post(batch_message(bot, items), None if limit is None else limit * len(items))
+                bot.post(batch_message(bot, items), None if limit is None else limit * len(items), each=limit or 0.0)
             except (BotFailure, DecisionTimeout) as e:  # each decision's own failure
                 self.fail(bot, [t for t, _, _ in asks], e)
                 continue

@@ -74,6 +74,16 @@ def main(argv: list[str] | None = None) -> None:
         code: Any = 0
     except SystemExit as e:
         code = e.code
+    except KeyboardInterrupt:  # in the instant between the command's end and here
+        from ginsim.run.interrupt import EXIT_INTERRUPTED
+
+        click.echo("ginsim: interrupted", err=True)
+        code = EXIT_INTERRUPTED
+    finally:
+        # the command is done: a Ctrl-C now could only break the interpreter's exit (the
+        # process pool's threads joined at exit, with a traceback), so it is ignored
+        with contextlib.suppress(ValueError):
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
     if _lingering():
         sys.stdout.flush()
         sys.stderr.flush()

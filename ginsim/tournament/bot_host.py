@@ -122,7 +122,8 @@ class Host:
             seat, dealer, scores, seed, knock_limit = start
             melds = tables_for(self.rules.max_run_length).copy()
             own = (scores[0], scores[1])
-            table[1] = PlayerView(self.rules.copy(), melds, seat, dealer, own, seed, 0, None, knock_limit)
+            # the view copies the rules for the strategy when it first reads them
+            table[1] = PlayerView(self.rules, melds, seat, dealer, own, seed, 0, None, knock_limit)
         v = table[1]
         for name, value in zip(FIELDS, values, strict=False):
             setattr(v, name, value)

@@ -1,7 +1,10 @@
 """Tournament mode (``--isolate``): strategies nobody trusts, each in a confined process.
 
-- ``referee``: the engine's stand-ins for the bots; every request to a bot's process and
-  every answer under the decision's deadline; any failure a forfeit with one line.
+- ``referee``: the engine's stand-ins for the bots, the pool of their processes.
+- ``tables``: a chunk's deals played at once, each bot process getting every pending
+  decision of its tables in one request.
+- ``bot_process``: one bot's process as the referee talks to it: every request and
+  answer under its deadline, any failure a forfeit with one line.
 - ``processes``: starting and ending the bots' processes (a user of its own each, a
   private temporary folder, a minimal environment) and reading their output with a bound.
 - ``confine``: what a bot's process does to itself before any of the bot's code runs

@@ -42,7 +42,7 @@ from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import HOOKS, Strategy
 from ginsim.engine.view import PlayerView
 from ginsim.outside.sandbox_host import FIELDS
-from ginsim.run.jailer import Jail, end_process, start_bot_process
+from ginsim.run.jailer import Jail, end_process, spec_files, start_bot_process
 
 _POLL = 0.25
 """Seconds between looks at the user's Ctrl-C while a bot thinks."""
@@ -98,7 +98,11 @@ class BotProcess:
     def start(self) -> None:
         """A new process, its class loaded; BotFailure (and ``broken`` set) if it cannot."""
         self.proc, self.jail = start_bot_process(
-            "ginsim.outside.sandbox_host", subprocess.DEVNULL, "a bot's process", self.limits
+            "ginsim.outside.sandbox_host",
+            subprocess.DEVNULL,
+            "a bot's process",
+            self.limits,
+            spec_files([self.spec.target]),
         )
         os.set_blocking(self.proc.stdin.fileno(), False)  # type: ignore[union-attr]
         self.buf = b""

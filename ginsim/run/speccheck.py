@@ -24,7 +24,7 @@ from ginsim.engine.registry import SpecFacts, StrategySpec, imports_outside_code
 from ginsim.errors import StrategySpecError, one_line
 from ginsim.outside.spec_host import MARK
 from ginsim.run.isolate import START_TIMEOUT
-from ginsim.run.jailer import Jail, end_process, read_bounded, start_bot_process
+from ginsim.run.jailer import Jail, end_process, read_bounded, spec_files, start_bot_process
 
 OUTPUT_LIMIT = 1 << 20
 """Bytes of a check's output kept (the first of stdout, the last of stderr)."""
@@ -62,7 +62,9 @@ def _check(groups: list[list[str]]) -> list[list[StrategySpec]]:
 
 
 def _start(texts: list[str]) -> tuple[subprocess.Popen[bytes], Jail]:
-    proc, jail = start_bot_process("ginsim.outside.spec_host", subprocess.PIPE, "a process to check the strategies")
+    proc, jail = start_bot_process(
+        "ginsim.outside.spec_host", subprocess.PIPE, "a process to check the strategies", reach=spec_files(texts)
+    )
     assert proc.stdin is not None
     try:
         proc.stdin.write((json.dumps({"specs": texts}) + "\n").encode())

@@ -124,7 +124,7 @@ def replay(
     if hand is None:
         if not first and not where:
             raise click.UsageError("say which hand: --hand N, --first OUTCOME or --where CONDITION")
-        from ginsim.api import select_hand
+        from ginsim.analysis.handlog import select_hand
 
         hand = select_hand(folder, first, where)
     run = RunLog(folder)

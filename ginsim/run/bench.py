@@ -26,7 +26,7 @@ from ginsim.engine import fastjit
 from ginsim.engine.cards import Card
 from ginsim.engine.fastplay import fast_hands
 from ginsim.engine.melds import DEFAULT_TABLES
-from ginsim.engine.play import play_hand
+from ginsim.engine.playhand import play_hand
 from ginsim.engine.policy import FastPolicy
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules

@@ -22,7 +22,7 @@ from ginsim.engine import fastjit
 from ginsim.engine.fastplay import ROW_FIELDS, ROW_WIDTH, fast_rows, play_fast_game
 from ginsim.engine.game import MAX_HANDS_PER_GAME, GameResult, play_game, run_game
 from ginsim.engine.guard import check_user_stop, guarded
-from ginsim.engine.play import FORFEIT, HandResult, play_hand
+from ginsim.engine.playhand import FORFEIT, HandResult, play_hand
 from ginsim.engine.policy import FastPolicy
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules

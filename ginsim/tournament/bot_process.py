@@ -28,7 +28,7 @@ from typing import Any
 from ginsim.engine.guard import BotFailure, DecisionTimeout, check_user_stop
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.strategy import HOOKS
-from ginsim.tournament.processes import Jail, end_process, start_bot_process
+from ginsim.tournament.processes import Jail, end_process, spec_files, start_bot_process
 
 _POLL = 0.25
 """Seconds between looks at the user's Ctrl-C while bots think."""
@@ -102,7 +102,11 @@ class BotProcess:
     def launch(self) -> None:
         """Start a new process and send it its init request (``started`` reads the answer)."""
         self.proc, self.jail = start_bot_process(
-            "ginsim.tournament.bot_host", subprocess.DEVNULL, "a bot's process", self.limits
+            "ginsim.tournament.bot_host",
+            subprocess.DEVNULL,
+            "a bot's process",
+            self.limits,
+            spec_files([self.spec.target]),
         )
         os.set_blocking(self.proc.stdin.fileno(), False)  # type: ignore[union-attr]
         self.generation += 1

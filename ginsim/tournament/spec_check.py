@@ -23,7 +23,7 @@ from typing import Any
 from ginsim.engine.registry import SpecFacts, StrategySpec, imports_outside_code, parse_spec
 from ginsim.errors import StrategySpecError, one_line
 from ginsim.tournament.bot_process import START_TIMEOUT
-from ginsim.tournament.processes import Jail, end_process, read_bounded, start_bot_process
+from ginsim.tournament.processes import Jail, end_process, read_bounded, spec_files, start_bot_process
 from ginsim.tournament.spec_host import MARK
 
 OUTPUT_LIMIT = 1 << 20
@@ -62,7 +62,9 @@ def _check(groups: list[list[str]]) -> list[list[StrategySpec]]:
 
 
 def _start(texts: list[str]) -> tuple[subprocess.Popen[bytes], Jail]:
-    proc, jail = start_bot_process("ginsim.tournament.spec_host", subprocess.PIPE, "a process to check the strategies")
+    proc, jail = start_bot_process(
+        "ginsim.tournament.spec_host", subprocess.PIPE, "a process to check the strategies", reach=spec_files(texts)
+    )
     assert proc.stdin is not None
     try:
         proc.stdin.write((json.dumps({"specs": texts}) + "\n").encode())

@@ -1,8 +1,7 @@
 """Interruptions are the user's: SIGTERM (or Ctrl-C) while a strategy thinks stops the
 run as interrupted and charges nothing to the strategy, in-process and in tournament
 mode; the resumed run's log is the uninterrupted run's; a run interrupted before it
-wrote its manifest leaves a folder the same command starts afresh; a Ctrl-C as a finished
-command exits is ignored."""
+wrote its manifest leaves a folder the same command starts afresh."""
 
 from __future__ import annotations
 
@@ -78,31 +77,3 @@ def test_a_folder_left_before_the_manifest_is_started_afresh(tmp_path: Path, run
     res = run_cli("match", "simple", "random", "--hands", "4", "-q", "--no-plots", "--out", str(tmp_path / "other"))
     assert res.code == 2  # a folder holding anything else is not taken over
 
-
-_CTRL_C_AT_EXIT = """
-import os, signal, sys, threading, time
-
-def ctrl_c_at_exit():  # as the process pool's own exit hook joins its threads
-    os.kill(os.getpid(), signal.SIGINT)
-    time.sleep(0.5)
-
-threading._register_atexit(ctrl_c_at_exit)
-from ginsim.cli import main
-sys.argv = ["ginsim", *sys.argv[1:]]
-main()
-"""
-
-
-def test_a_ctrl_c_as_a_parallel_run_ends_is_quiet(tmp_path: Path) -> None:
-    # the run is complete when the Ctrl-C comes, while the interpreter exits: no
-    # traceback (loky's, from its exit hook), the command's own exit status
-    args = ["match", "simple", "aware", "--hands", "8", "--jobs", "2", "-q", "--no-plots", "--out", str(tmp_path / "r")]
-    proc = subprocess.run(
-        [sys.executable, "-c", _CTRL_C_AT_EXIT, *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
-    assert json.loads((tmp_path / "r" / "manifest.json").read_text())["status"] == "complete"

@@ -76,4 +76,3 @@ def test_a_folder_left_before_the_manifest_is_started_afresh(tmp_path: Path, run
     (tmp_path / "other" / "notes.txt").write_text("mine")
     res = run_cli("match", "simple", "random", "--hands", "4", "-q", "--no-plots", "--out", str(tmp_path / "other"))
     assert res.code == 2  # a folder holding anything else is not taken over
-

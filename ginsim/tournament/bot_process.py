@@ -314,7 +314,8 @@ def answers(bot: BotProcess, reply: dict[str, Any], n: int) -> list[Any]:
 
 
 def outcome(bot: BotProcess, answer: Any) -> Any:
-    """One decision's answer as the engine takes it, or the exception its stand-in raises."""
+    """One decision's answer as the engine takes it, or (for an object) the exception its
+    stand-in raises."""
     if type(answer) is not dict:
         return answer
     if "raised" in answer:

@@ -46,32 +46,32 @@ class _Table(greenlet):  # type: ignore[misc]
         self.unit()
         self.driver.live.discard(self)  # then back to the driver (the parent)
 
+    def ask(self, bot: BotProcess, item: list[Any]) -> Any:
+        """From inside this table: leave ``item`` with the driver and let the next table
+        with an answer go on (or the driver, when none has); this table goes on with its
+        own answer."""
+        driver = self.driver
+        driver.pending.setdefault(bot, []).append((self, item))
+        return driver.next_table()
+
 
 Ask = Callable[[BotProcess, list[Any]], Any]
 
 
-def _ask(bot: BotProcess, item: list[Any]) -> Any:
-    """From inside a table: leave ``item`` with the driver and let the next table with an
-    answer go on (or the driver, when none has); this table goes on with its own answer."""
-    table = getcurrent()
-    driver: _Driver = table.driver
-    driver.pending.setdefault(bot, []).append((table, item, bot.generation))
-    return driver.next_table()
-
-
 def ask_driver() -> Ask | None:
-    """How a stand-in asks for a decision in the current table, or None outside tables
-    (then it asks its process on its own)."""
-    return _ask if isinstance(getcurrent(), _Table) else None
+    """How a stand-in asks for a decision in the current table (``_Table.ask``), or None
+    outside tables (then it asks its process on its own)."""
+    table = getcurrent()
+    return table.ask if isinstance(table, _Table) else None
 
 
 class _Driver:
     def __init__(self) -> None:
         self.main = getcurrent()
-        # decisions not yet sent, each with the process (generation) its instance lives in
-        self.pending: dict[BotProcess, list[tuple[_Table, list[Any], int]]] = {}
+        self.pending: dict[BotProcess, list[tuple[_Table, list[Any]]]] = {}  # decisions not yet sent
         self.sent: dict[BotProcess, list[_Table]] = {}  # the tables of each request under way
-        self.ready: deque[tuple[_Table, Any]] = deque()  # tables to go on, each with its answer
+        # tables to go on, each with its answer (or the exception it raises) and which it is
+        self.ready: deque[tuple[_Table, Any, bool]] = deque()
         self.live: set[_Table] = set()
 
     def next_table(self) -> Any:
@@ -79,36 +79,35 @@ class _Driver:
         is given when it is next switched to."""
         if not self.ready:
             return self.main.switch()
-        table, value = self.ready.popleft()
-        if isinstance(value, BaseException):
-            return table.throw(value)
-        return table.switch(value)
+        table, value, failed = self.ready.popleft()
+        return table.throw(value) if failed else table.switch(value)
 
     def send(self) -> None:
         """One request to each idle process with pending decisions."""
         for bot in [b for b in self.pending if b not in self.sent]:
             asks = self.pending.pop(bot)
-            if bot.proc is None or any(gen != bot.generation for _, _, gen in asks):
-                # instances of a process ended since they asked (another hand's failure)
-                lost = [t for t, _, gen in asks if bot.proc is None or gen != bot.generation]
-                for table in lost:
-                    self.ready.append((table, BotFailure("raised", f"lost its process: {bot.ended}")))
-                asks = [a for a in asks if a[0] not in lost]
-                if not asks:
-                    continue
-            items = [item for _, item, _ in asks]
+            if bot.proc is None:  # ended since they asked (``fail`` took the asks before it)
+                self.lost(bot, asks)
+                continue
+            items = [item for _, item in asks]
             limit = bot.limit
             try:
                 bot.post(batch_message(bot, items), None if limit is None else limit * len(items), each=limit or 0.0)
             except (BotFailure, DecisionTimeout) as e:  # each decision's own failure
-                self.fail(bot, [t for t, _, _ in asks], e)
+                self.fail(bot, [t for t, _ in asks], e)
                 continue
-            self.sent[bot] = [t for t, _, _ in asks]
+            self.sent[bot] = [t for t, _ in asks]
 
     def fail(self, bot: BotProcess, tables: list[_Table], e: BaseException) -> None:
-        """Each table of a failed request raises the failure (an exception of its own)."""
+        """Each table of a failed request raises the failure (an exception of its own);
+        the decisions its process had not been sent yet are lost with it."""
         bot.ended = str(e)
-        self.ready.extend((table, _twin(e)) for table in tables)
+        self.ready.extend((table, _twin(e), True) for table in tables)
+        self.lost(bot, self.pending.pop(bot, []))
+
+    def lost(self, bot: BotProcess, asks: list[tuple[_Table, list[Any]]]) -> None:
+        """Decisions of instances whose process has ended (another hand's failure)."""
+        self.ready.extend((table, BotFailure("raised", f"lost its process: {bot.ended}"), True) for table, _ in asks)
 
     def receive(self) -> None:
         """Wait a slice; each table whose process answered is ready to go on."""
@@ -123,7 +122,11 @@ class _Driver:
             except BotFailure as e:  # the process answered nonsense: each decision's failure
                 self.fail(bot, tables, e)
                 continue
-            self.ready.extend(zip(tables, [outcome(bot, r) for r in replies], strict=True))
+            for table, reply in zip(tables, replies, strict=True):
+                if type(reply) is dict:  # no answer: why (ginsim.tournament.bot_host)
+                    self.ready.append((table, outcome(bot, reply), True))
+                else:
+                    self.ready.append((table, reply, False))
 
     def abandon(self) -> None:
         for table in list(self.live):

@@ -10,7 +10,6 @@ cannot change a result.
 
 from __future__ import annotations
 
-import operator
 import os
 from collections.abc import Callable
 from functools import partial
@@ -28,6 +27,7 @@ from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
 from ginsim.errors import RunError
+from ginsim.run.columns import Columns
 from ginsim.run.lifetime import Seating
 from ginsim.run.options import GENERAL_ENV, Engine
 from ginsim.run.plan import ChunkTask
@@ -43,87 +43,10 @@ from ginsim.run.seeding import (
     strategy_seeds,
 )
 from ginsim.runfolder.forfeit_records import MAX_PER_CHUNK, forfeit_record, traced_replay
-from ginsim.runfolder.records import COLUMNS, FORFEIT_DETAILS, GAME_COLUMNS, GAME_PREFIX, OUTCOME_CODE, RESULT_COLUMNS
+from ginsim.runfolder.records import COLUMNS
 from ginsim.runfolder.timing import TIMED_EVERY, TIMING_KEY, Clock, timed_class, timing_array
 from ginsim.tournament.referee import isolated_factories
 from ginsim.tournament.tables import play_together
-
-Note = Callable[["_Columns", int], None]
-"""Records a forfeit of row ``int`` of the columns (its traced replay)."""
-
-
-class _Columns:
-    """Hand records of a chunk, kept as rows (one append per hand) and turned into
-    columns once at the end. ``traced``: its forfeits are replayed and recorded (not in a
-    replay's scratch columns); ``deferred``: one table's part of the chunk
-    (ginsim.tournament.tables), its forfeits traced once it joins the chunk's columns."""
-
-    def __init__(self, traced: bool = False, deferred: bool = False) -> None:
-        self.rows: list[tuple[Any, ...]] = []
-        self.games: list[tuple[Any, ...]] = []  # game mode: one row per game (GAME_COLUMNS)
-        self.forfeits: list[str] = []  # each forfeit's record (ginsim.runfolder.forfeit_records), JSON text
-        self.traced = traced
-        self.deferred: list[tuple[int, Note]] | None = [] if deferred else None
-
-    def later(self, note: Note) -> None:
-        """Trace the forfeit of the last row added: now, or when this part joins the chunk."""
-        if not self.traced:
-            return
-        row = len(self.rows) - 1
-        if self.deferred is None:
-            note(self, row)
-        else:
-            self.deferred.append((row, note))
-
-    def absorb(self, part: _Columns) -> None:
-        """Append one table's part, then trace its forfeits (their rows as they are here)."""
-        base = len(self.rows)
-        self.rows += part.rows
-        self.games += part.games
-        for row, note in part.deferred or ():
-            note(self, base + row)
-
-    def add(
-        self,
-        pairing: int,
-        deal: int,
-        copy: int,
-        game_hand: int,
-        seat_a: int,
-        r: HandResult,
-        scores: tuple[int, int],
-        game_end: bool,
-        game_winner: int,
-    ) -> None:
-        self.rows.append((pairing, deal, copy, game_hand, seat_a, r, scores, game_end, game_winner))
-
-    def arrays(self) -> dict[str, np.ndarray]:
-        n = len(self.rows)
-        values: dict[str, Any] = {name: () for name in COLUMNS}
-        reasons: tuple[str, ...] = ()
-        if n:
-            pairing, deal, copy, game_hand, seat_a, results, scores, game_end, game_winner = zip(
-                *self.rows, strict=True
-            )
-            values.update(pairing=pairing, deal=deal, copy=copy, game_hand=game_hand, seat_a=seat_a)
-            values.update(game_end=game_end, game_winner=game_winner)
-            values["score_0"], values["score_1"] = zip(*scores, strict=True)
-            by_field = zip(*map(_READ_RESULT, results), strict=True)
-            values.update(zip(RESULT_COLUMNS, by_field, strict=True))
-            values["outcome"] = [OUTCOME_CODE[o] for o in values["outcome"]]
-            reasons = tuple(r.forfeit_reason for r in results)
-        out = {name: np.asarray(values[name], dtype=dtype) for name, dtype in COLUMNS.items()}
-        out["forfeit_reason"] = np.asarray(reasons, dtype=object).reshape(n)
-        if self.forfeits:
-            out[FORFEIT_DETAILS] = np.asarray(self.forfeits, dtype=object)
-        if self.games:
-            columns = list(zip(*self.games, strict=True))
-            for (name, dtype), values in zip(GAME_COLUMNS.items(), columns, strict=True):
-                out[GAME_PREFIX + name] = np.asarray(values, dtype=dtype)
-        return out
-
-
-_READ_RESULT = operator.attrgetter(*RESULT_COLUMNS)
 
 
 def seats_for(copy: int, a: Strategy, b: Strategy) -> tuple[tuple[Strategy, Strategy], int]:
@@ -170,7 +93,7 @@ def _play_chunk(task: ChunkTask, for_copy: Callable[[int], tuple[Any, Any]] | No
         classes = (task.spec_a.load_class(), task.spec_b.load_class())
         for_copy = lambda _copy: classes  # noqa: E731 - the same classes for both copies
     cls_a, cls_b = for_copy(0)
-    cols = _Columns(traced=True)
+    cols = Columns(traced=True)
     copies = (0, 1) if task.duplicate else (0,)
     rules = task.rules
     fast = fast_seats(task, cls_a, cls_b)
@@ -197,7 +120,7 @@ def _play_chunk(task: ChunkTask, for_copy: Callable[[int], tuple[Any, Any]] | No
         decks = deck_array.tolist()
         per_copy = [(copy, s0.tolist(), s1.tolist()) for copy, s0, s1 in streams]
 
-        def play_deal(offset: int, into: _Columns, seats: Seating, which: slice = slice(None)) -> None:
+        def play_deal(offset: int, into: Columns, seats: Seating, which: slice = slice(None)) -> None:
             unit = task.start + offset
             deck = decks[offset]
             dealer = first_dealer(unit)
@@ -212,20 +135,20 @@ def _play_chunk(task: ChunkTask, for_copy: Callable[[int], tuple[Any, Any]] | No
                     again = partial(_hand_again, rules, deck, dealer, seat_seeds)
                     into.later(partial(_trace, task, seats, r, unit, copy, 0, seat_a, again))
 
-        def play_copy(i: int, into: _Columns) -> None:  # one copy of one deal
+        def play_copy(i: int, into: Columns) -> None:  # one copy of one deal
             play_deal(i // len(copies), into, seating, slice(i % len(copies), i % len(copies) + 1))
 
         _play_units(task, isolated, cols, play_copy)
     else:
 
-        def play_game_copy(i: int, into: _Columns) -> None:  # one copy of one game
+        def play_game_copy(i: int, into: Columns) -> None:  # one copy of one game
             unit = task.start + i // len(copies)
             copy = copies[i % len(copies)]
             _play_game_unit(task, unit, (copy,), seating, unit % TIMED_EVERY == 0, into, fast)
 
         _play_units(task, isolated, cols, play_game_copy)
 
-    def replay_first(into: _Columns) -> None:
+    def replay_first(into: Columns) -> None:
         """The chunk's first deal (both copies) or game (copy 0) again, by new instances
         (kept ones too: they were new at the chunk's start), untimed."""
         seats = Seating(task, for_copy, for_copy)
@@ -242,14 +165,14 @@ def _play_chunk(task: ChunkTask, for_copy: Callable[[int], tuple[Any, Any]] | No
     return out
 
 
-def _play_units(task: ChunkTask, isolated: bool, cols: _Columns, play: Callable[[int, _Columns], None]) -> None:
+def _play_units(task: ChunkTask, isolated: bool, cols: Columns, play: Callable[[int, Columns], None]) -> None:
     """Each copy of each deal (game) of the chunk, in order (``play(i, into)``: copy ``i %
     copies`` of unit ``i // copies``), into ``cols``; in tournament mode without the
     rules' clock, all at once as tables of their own (ginsim.tournament.tables: one round
     trip to each bot's process per many decisions), their rows then joined in order."""
     count = (task.stop - task.start) * (2 if task.duplicate else 1)
     if isolated and task.rules.time_per_hand is None:
-        parts = [_Columns(traced=True, deferred=True) for _ in range(count)]
+        parts = [Columns(traced=True, deferred=True) for _ in range(count)]
         play_together(partial(play, i, parts[i]) for i in range(count))
         for part in parts:
             cols.absorb(part)
@@ -259,9 +182,9 @@ def _play_units(task: ChunkTask, isolated: bool, cols: _Columns, play: Callable[
         check_user_stop()
 
 
-def _replayed(play: Callable[[_Columns], None]) -> list[tuple[Any, ...]]:
+def _replayed(play: Callable[[Columns], None]) -> list[tuple[Any, ...]]:
     """The rows ``play`` writes into fresh columns."""
-    scratch = _Columns()
+    scratch = Columns()
     play(scratch)
     return scratch.rows
 
@@ -272,7 +195,7 @@ def _play_game_unit(
     copies: tuple[int, ...],
     seating: Seating,
     timed: bool,
-    cols: _Columns,
+    cols: Columns,
     fast: tuple[FastPolicy, FastPolicy] | None = None,
 ) -> None:
     """One game (twice with duplicate deals): the h-th hand of both copies uses the same deck."""
@@ -349,7 +272,7 @@ def _trace(
     game_hand: int,
     seat_a: int,
     again: Callable[[tuple[Strategy, Strategy]], HandResult],
-    cols: _Columns,
+    cols: Columns,
     row: int,
 ) -> None:
     """Trace the forfeit in row ``row`` of ``cols``: played again by fresh instances."""
@@ -358,7 +281,7 @@ def _trace(
 
 
 def _note_forfeit(
-    cols: _Columns,
+    cols: Columns,
     row: int,
     task: ChunkTask,
     r: HandResult,
@@ -426,7 +349,7 @@ def _fast_hand_columns(
 ) -> dict[str, np.ndarray]:
     """A hand-mode chunk through the fast path (``fastjit``'s kernel when numba is there,
     else ``fastplay.fast_rows``), its columns built a whole copy at a time (the same
-    arrays, row for row, as the general loop and ``_Columns``)."""
+    arrays, row for row, as the general loop and ``Columns``)."""
     n = len(decks)
     units = np.arange(task.start, task.stop, dtype=np.int64)
     dealers = units % 2  # first_dealer

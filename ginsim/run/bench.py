@@ -395,7 +395,7 @@ def format_bench(r: dict[str, Any]) -> str:
         (
             "tournament_per_s_1job",
             "-" if share is None else f"{r['tournament_per_s_1job']:,.0f}",
-            "simple vs simple hands/s, tournament mode (--isolate), --jobs 1"
+            "simple vs simple hands/s, tournament mode (--isolate), --jobs 1, one chunk"
             + (f" ({r['tournament_note']})" if share is None and r.get("tournament_note") else ""),
         )
     )

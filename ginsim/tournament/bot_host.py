@@ -42,7 +42,6 @@ METHODS = frozenset((*DECISIONS, *HOOKS))
 ACTIONS = {a.value: a for a in Action}
 """The events' action words as the engine's history holds them."""
 
-# order of the per-call view fields (ginsim.tournament.referee writes them in this order)
 FIELDS = (
     "phase",
     "hand",
@@ -60,6 +59,8 @@ FIELDS = (
     "knocker_deadwood",
     "knocker_deadwood_cards",
 )
+"""The view's fields each decision carries, in this order (then the pile and the knocker's
+melds): every field of ``PlayerView`` that changes during a hand."""
 
 
 def plain(value: Any, depth: int = 0) -> Any:

@@ -77,9 +77,10 @@ def test_a_late_decision_in_a_request_is_that_hands_forfeit_only() -> None:
     # SlowOnce thinks 1.5 s, past the 1 s limit, at the first decision its process sees,
     # inside a request of several decisions (due within their sum): that hand is its
     # forfeit, its other hands and its opponent's go on
-    log = _chunk("crashers:SlowOnce", "simple", 4, True, limit=1.0)
+    # (8 deals: its first request holds 4 decisions, due within 4 s)
+    log = _chunk("crashers:SlowOnce", "simple", 8, True, limit=1.0)
     reasons = [str(r) for r in log["forfeit_reason"]]
-    assert sorted(reasons) == [""] * 6 + ["take_upcard: no answer within 1s (the hard limit per decision)"] * 2
+    assert sorted(reasons) == [""] * 14 + ["take_upcard: no answer within 1s (the hard limit per decision)"] * 2
     assert (log["forfeit_seat"][np.asarray(reasons) != ""] == log["seat_a"][np.asarray(reasons) != ""]).all()
 
 

@@ -130,7 +130,9 @@ def namespaces_available() -> bool:
         if sys.platform.startswith("linux") and os.geteuid() == 0:
             pid = os.fork()
             if pid == 0:  # pragma: no cover - the child only reports
-                os._exit(0 if _libc().unshare(_NEWNS | _NEWPID | _NEWNET | _NEWIPC | _NEWUTS) == 0 else 1)
+                import posix  # its _exit, never a hook a run may have put on os._exit
+
+                posix._exit(0 if _libc().unshare(_NEWNS | _NEWPID | _NEWNET | _NEWIPC | _NEWUTS) == 0 else 1)
             _, status = os.waitpid(pid, 0)
             ok = os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
         _namespace_check.append(ok)

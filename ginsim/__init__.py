@@ -9,7 +9,7 @@ The library's front door::
     r.describe(), r.as_dict()                          # card names, not masks
 
     import ginsim
-    run = ginsim.match("simple", "random", hands=2000)   # a Run (ginsim.session)
+    run = ginsim.match("simple", "random", hands=2000)   # a Run (ginsim.api)
     run.summary, run.hands, run.plot("outcomes")
 
 ``match``, ``roundrobin``, ``sweep``, ``gauntlet``, ``open_run`` and ``Run`` load on first use (they
@@ -20,8 +20,8 @@ imports no layer above it. It registers the ``rlpolicy:`` prefix too (a reinforc
 learning policy as a strategy, ``ginsim.rl.policy``), whose loader imports ``ginsim.rl``
 only when such a spec is read.
 
-The layers (engine → outside → run → analysis beside terminal → api, friendly, testing →
-session → cli) are an import contract in pyproject.toml, checked by tests/test_layers.py;
+The layers (engine → outside → run → analysis beside terminal → launch, hands, testing →
+api → cli) are an import contract in pyproject.toml, checked by tests/test_layers.py;
 no module of ginsim imports this root package, and the built-in strategies
 (``ginsim.strategies``) import ``ginsim``, ``ginsim.cards``, ``ginsim.view``,
 ``ginsim.strategy`` and ``ginsim.playout`` only.
@@ -29,13 +29,13 @@ no module of ginsim imports this root package, and the built-in strategies
 
 from typing import Any
 
-# ginsim.engine.play (imported first by any of these) decides whether its hot modules load
+# ginsim.engine.playhand (imported first by any of these) decides whether its hot modules load
 # compiled or as sources
 from ginsim.engine.cards import Card, Mask, format_card, format_cards, parse_card, parse_cards, to_mask
 from ginsim.engine.game import GameResult
 from ginsim.engine.layoff import best_layoff
 from ginsim.engine.melds import Melds, MeldTables, best_melds, deadwood, tables_for
-from ginsim.engine.play import Hand, HandResult
+from ginsim.engine.playhand import Hand, HandResult
 from ginsim.engine.presets import PRESET_NAMES
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.registry import register_prefix as _register_prefix
@@ -50,7 +50,7 @@ from ginsim.errors import (
     RunError,
     StrategySpecError,
 )
-from ginsim.friendly import best_discards, best_discards_mask, play_game, play_hand
+from ginsim.hands import best_discards, best_discards_mask, play_game, play_hand
 from ginsim.version import __version__
 
 from ginsim import outside  # noqa: F401  # isort: skip  (importing it registers the java: spec prefix)
@@ -75,7 +75,7 @@ def __getattr__(name: str) -> Any:
     if name in _LAZY:  # imported by name: the mypyc build of the engine does not follow it
         import importlib
 
-        return getattr(importlib.import_module("ginsim.session"), name)
+        return getattr(importlib.import_module("ginsim.api"), name)
     raise AttributeError(f"module 'ginsim' has no attribute {name!r}")
 
 

@@ -35,15 +35,15 @@ from typing import ClassVar
 import pytest
 
 from ginsim.engine.game import play_game
-from ginsim.engine.play import HandResult, play_hand
+from ginsim.engine.playhand import HandResult, play_hand
 from ginsim.engine.registry import StrategySpec, parse_spec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import DECISIONS, HOOKS, Strategy
 from ginsim.engine.view import Event
-from ginsim.run.contract import Guard, Record, counted
+from ginsim.run.contract import Inspected, Record, counted
 from ginsim.run.seeding import deal_seed, deck_for, strategy_seed, text_key
 
-__all__ = ["DECISIONS", "HOOKS", "VARIANTS", "Guard", "Record", "StrategyContract"]
+__all__ = ["DECISIONS", "HOOKS", "VARIANTS", "Inspected", "Record", "StrategyContract"]
 
 VARIANTS: tuple[Rules, ...] = (
     Rules(knock_limit=0),
@@ -118,7 +118,7 @@ class StrategyContract:
             opp = parse_spec(opponent)
             for seat in (0, 1):
                 for i in range(cls.hands):
-                    pair = cls.seated(Guard(spec.build(), rec), opp.build(), seat)
+                    pair = cls.seated(Inspected(spec.build(), rec), opp.build(), seat)
                     deck = deck_for(deal_seed(cls.seed, i))
                     res = play_hand(Rules(), pair, deck, i % 2, (0, 0), cls.seeds(i, seat, opponent))
                     rec.add_result(res, f"vs {opponent}, seat {seat}, hand {i}")
@@ -126,13 +126,13 @@ class StrategyContract:
         for v, rules in enumerate(VARIANTS):
             for seat in (0, 1):
                 for i in range(cls.variant_hands):
-                    pair = cls.seated(Guard(spec.build(), rec), simple.build(), seat)
+                    pair = cls.seated(Inspected(spec.build(), rec), simple.build(), seat)
                     deck = deck_for(deal_seed(cls.seed + 1 + v, i))
                     res = play_hand(rules, pair, deck, i % 2, (0, 0), cls.seeds(i, seat, f"v{v}"))
                     rec.add_result(res, f"rules {rules}, seat {seat}, hand {i}")
         for seat in (0, 1):
             for g in range(cls.games):
-                pair = cls.seated(Guard(spec.build(), rec), simple.build(), seat)
+                pair = cls.seated(Inspected(spec.build(), rec), simple.build(), seat)
                 game = play_game(
                     Rules(),
                     pair,

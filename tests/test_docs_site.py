@@ -41,13 +41,13 @@ def _build(config: Path, site: Path) -> subprocess.CompletedProcess[str]:
 
 REFERENCE = {
     "api/python": (
-        "ginsim.session.match",
-        "ginsim.session.roundrobin",
-        "ginsim.session.sweep",
-        "ginsim.session.open_run",
-        "ginsim.session.Run.summary",
-        "ginsim.friendly.play_hand",
-        "ginsim.friendly.play_game",
+        "ginsim.api.match",
+        "ginsim.api.roundrobin",
+        "ginsim.api.sweep",
+        "ginsim.api.open_run",
+        "ginsim.api.Run.summary",
+        "ginsim.hands.play_hand",
+        "ginsim.hands.play_game",
         "ginsim.testing.StrategyContract",
     ),
     "api/strategy": (

@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Sequence
 
-from ginsim.engine.play import play_hand
+from ginsim.engine.playhand import play_hand
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import preset_rules
 from ginsim.run.seeding import deck_for

@@ -38,7 +38,7 @@ from ginsim.strategies.patient import Patient
 
 from ginsim.engine.game import run_game
 from ginsim.engine.hand import HandResult
-from ginsim.engine.play import play_hand
+from ginsim.engine.playhand import play_hand
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.rng import SeededRandom
 from ginsim.engine.rules import Rules, preset_rules

@@ -16,7 +16,7 @@ from matplotlib.patches import Rectangle
 from matplotlib.ticker import PercentFormatter
 
 from ginsim.analysis.chartbase import CELL, FIGURE_NAMES, PARAM_UNITS, Y_LABELS, font, new_figure, title
-from ginsim.analysis.figures import Analysis, grid_params
+from ginsim.analysis.tables import Analysis, grid_params
 from ginsim.runfolder.records import RunKind
 
 GRID_FIGURES = ("points_per_hand", "game_win_rate")

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 import numpy as np
 import pandas as pd
 
-from ginsim.engine.play import OUTCOMES
+from ginsim.engine.playhand import OUTCOMES
 from ginsim.runfolder.records import PairingRecord, chunk_files, outcome_codes, read_chunk
 
 ALL = "all hands"

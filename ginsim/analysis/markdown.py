@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ginsim.analysis.figures import Analysis, matrix
 from ginsim.analysis.format import (
     cell,
     games_size,
@@ -23,6 +22,7 @@ from ginsim.analysis.format import (
 from ginsim.analysis.ratings import GAMES_MODEL, POINTS_MODEL
 from ginsim.analysis.sprt import as_float, is_points_test
 from ginsim.analysis.stats import RATE_FIGURES
+from ginsim.analysis.tables import Analysis, matrix
 from ginsim.runfolder.records import PairingRecord, RunKind, forfeit_note
 
 CHART_CAPTIONS: dict[str, str] = {

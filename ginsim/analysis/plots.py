@@ -28,11 +28,11 @@ from ginsim.analysis.chartbase import hatch as _hatch
 from ginsim.analysis.chartbase import label_width as _label_width
 from ginsim.analysis.chartbase import new_figure as _figure
 from ginsim.analysis.chartbase import title as _title
-from ginsim.analysis.figures import Analysis, grid_params, matrix
 from ginsim.analysis.format import describe_run
 from ginsim.analysis.gridcharts import grid_makers
 from ginsim.analysis.logcounts import ALL, OUTCOME_CATEGORIES, read_log_counts
 from ginsim.analysis.scales import bars_scale, matrix_scale, rows_scale
+from ginsim.analysis.tables import Analysis, grid_params, matrix
 from ginsim.runfolder.atomic import make_dir, write_atomic
 from ginsim.runfolder.records import Manifest
 

@@ -8,7 +8,6 @@ from typing import Any
 
 import pandas as pd
 
-from ginsim.analysis.figures import RATINGS, REPORT, SPRT_TRACE, SUMMARY, SUMMARY_JSON, Analysis, matrix
 from ginsim.analysis.forfeits import forfeit_lines
 from ginsim.analysis.format import (
     fmt_points,
@@ -24,6 +23,7 @@ from ginsim.analysis.pairwise import PAIRWISE, PAIRWISE_NOTE
 from ginsim.analysis.ratings import GAMES_MODEL, POINTS_MODEL
 from ginsim.analysis.sprt import describe
 from ginsim.analysis.stats import RATE_FIGURES
+from ginsim.analysis.tables import RATINGS, REPORT, SPRT_TRACE, SUMMARY, SUMMARY_JSON, Analysis, matrix
 from ginsim.analysis.thinking import NOTE as THINK_NOTE
 from ginsim.runfolder.atomic import write_atomic, write_text_atomic
 from ginsim.runfolder.records import RunKind, forfeit_note

@@ -21,9 +21,9 @@ def plot(folder: Path, svg: bool, quiet: bool) -> None:
       ginsim plot results/roundrobin-20261129-101500
       ginsim plot results/knock_sweep --svg
     """
-    from ginsim.analysis.figures import REPORT, analyze
     from ginsim.analysis.plots import draw_all
     from ginsim.analysis.report import write_tables
+    from ginsim.analysis.tables import REPORT, analyze
 
     analysis = analyze(folder)
     written = draw_all(analysis, svg=svg)

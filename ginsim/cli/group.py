@@ -74,11 +74,39 @@ def main(argv: list[str] | None = None) -> None:
         code: Any = 0
     except SystemExit as e:
         code = e.code
+    _finish(code)
     if _lingering():
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code if isinstance(code, int) else (0 if code is None else 1))
     sys.exit(code)
+
+
+def _finish(code: Any) -> None:
+    """The command is done and everything written. The worker pool is shut down now, deaf
+    to Ctrl-C and SIGTERM, rather than at the interpreter's exit (where an interrupt would
+    show loky's traceback): its workers are idle, so this is quick. From then on an
+    interrupt only ends the process at once, with the command's own status."""
+    status = code if isinstance(code, int) else (0 if code is None else 1)
+
+    def now(_signum: int, _frame: Any) -> None:
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(status)
+
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    except ValueError:  # not the main thread: nothing to guard
+        return
+    loky = sys.modules.get("joblib.externals.loky.reusable_executor")
+    executor = getattr(loky, "_executor", None)
+    if executor is not None:
+        with contextlib.suppress(Exception):
+            executor.shutdown(wait=True, kill_workers=True)
+    signal.signal(signal.SIGINT, now)
+    signal.signal(signal.SIGTERM, now)
 
 
 def _lingering() -> bool:

@@ -1,5 +1,5 @@
 """``ginsim play``, ``ginsim replay`` and ``ginsim moves``: thin click commands over
-ginsim.terminal.play, ginsim.terminal.replay and ginsim.terminal.moves."""
+ginsim.terminal.human, ginsim.terminal.replay and ginsim.terminal.moves."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def play(
     """
     from ginsim.engine.registry import parse_spec
     from ginsim.engine.rules import build_rules
-    from ginsim.terminal.play import Console, TerminalGame
+    from ginsim.terminal.human import Console, TerminalGame
     from ginsim.terminal.textview import Style, wrap_text
 
     rules = build_rules(rules_file, rule_options)
@@ -124,7 +124,7 @@ def replay(
     if hand is None:
         if not first and not where:
             raise click.UsageError("say which hand: --hand N, --first OUTCOME or --where CONDITION")
-        from ginsim.session import select_hand
+        from ginsim.analysis.handlog import select_hand
 
         hand = select_hand(folder, first, where)
     run = RunLog(folder)

@@ -1,5 +1,5 @@
 """``ginsim match``, ``roundrobin``, ``sweep``, ``run`` and ``report``: the commands that
-start (or resume) a run and summarise a run folder. Thin: the work is ginsim.api's."""
+start (or resume) a run and summarise a run folder. Thin: the work is ginsim.launch's."""
 
 from __future__ import annotations
 
@@ -24,8 +24,8 @@ from ginsim.run.describe import GauntletRun, MatchRun, RoundRobinRun, RunDescrip
 
 def _start_run(run: RunDescription, kw: dict[str, Any], sprt: str | None = None) -> None:
     """Build the settings from the options, play, write tables and charts, print the digest."""
-    from ginsim.api import RunSettings, launch, sprt_settings
     from ginsim.engine.rules import build_rules
+    from ginsim.launch import RunSettings, launch, sprt_settings
 
     settings = RunSettings(
         rules=build_rules(kw["rules_file"], kw["rule_options"]),
@@ -146,7 +146,7 @@ def report(folder: Path, quiet: bool) -> None:
     Example:
       ginsim report results/roundrobin-20261129-101500
     """
-    from ginsim.api import finish
+    from ginsim.launch import finish
 
     finish(folder, plots=False, quiet=quiet, svg=False, echo=click.echo)
 
@@ -195,7 +195,7 @@ def run(
       ginsim run experiments/roundrobin_builtins.toml --hands 2000 --jobs 2
       ginsim run experiments/knock_sweep.toml --seed 7 --rules eaai
     """
-    from ginsim.api import run_experiment
+    from ginsim.launch import run_experiment
 
     run_experiment(
         experiment,

@@ -38,7 +38,7 @@ from importlib.machinery import (
 )
 from pathlib import Path
 
-HOT = ("kernel", "cards", "melds", "layoff", "view", "hand", "play", "playout", "fastplay")
+HOT = ("kernel", "cards", "melds", "layoff", "view", "hand", "playhand", "playout", "fastplay")
 _HERE = Path(__file__).resolve().parent
 _RECORD = _HERE / "_compiled.json"
 

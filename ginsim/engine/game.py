@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from ginsim.engine.gamescore import GameTotals, box_now, final_totals
-from ginsim.engine.play import DRAWN, FORFEIT, HandResult, play_hand
+from ginsim.engine.playhand import DRAWN, FORFEIT, HandResult, play_hand
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
 

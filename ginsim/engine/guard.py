@@ -3,13 +3,13 @@ KeyboardInterrupt, and a watchdog that ends a decision that never returns.
 
 The engine catches every ``BaseException`` a strategy raises and forfeits its seat; only
 a real Ctrl-C (SIGINT delivered to the process, which ``guarded`` marks in a flag) goes
-through and stops the run. The engine counts strategy calls in ``ginsim.engine.play.WATCH.calls``
+through and stops the run. The engine counts strategy calls in ``ginsim.engine.playhand.WATCH.calls``
 (odd while a strategy is thinking); the watchdog thread sees a count that stays odd past
 the limit and ends the decision with ``DecisionTimeout`` raised in the main thread (from
 a SIGALRM handler, so a ``time.sleep`` is cut short too), which the engine records as a
 forfeit. A strategy stuck in C code that never returns to the interpreter, or one that
 catches ``DecisionTimeout`` and carries on, is beyond this: tournament mode
-(``ginsim.run.isolate``) kills its process instead. Signals are only handled in the main
+(``ginsim.tournament.referee``) kills its process instead. Signals are only handled in the main
 thread, so a run played in other threads (dask's thread workers) has no watchdog.
 """
 
@@ -85,7 +85,7 @@ def user_stop() -> bool:
     return STATE.user_stop
 
 
-_COUNTER: list[Any] = []  # the play loop's call counter (ginsim.engine.play.WATCH)
+_COUNTER: list[Any] = []  # the play loop's call counter (ginsim.engine.playhand.WATCH)
 
 
 def watch_calls(counter: Any) -> None:

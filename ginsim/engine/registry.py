@@ -114,7 +114,7 @@ def did_you_mean(word: str, choices: list[str] | tuple[str, ...] | dict[str, Any
 
 @dataclass(frozen=True)
 class SpecFacts:
-    """What a spec checked in a process of its own (tournament mode: ginsim.run.speccheck)
+    """What a spec checked in a process of its own (tournament mode: ginsim.tournament.spec_check)
     says about its class, so that the referee never imports the class itself."""
 
     defaults: dict[str, Any]  # the constructor's parameters and defaults
@@ -171,7 +171,7 @@ class StrategySpec:
     def with_params(self, changes: dict[str, Any]) -> StrategySpec:
         """This spec with some parameters set (values converted as on the command line).
         A spec checked in another process is not built here: check the new one there
-        too (ginsim.run.speccheck)."""
+        too (ginsim.tournament.spec_check)."""
         defaults = self.defaults()
         params = dict(self.params)
         for key, value in changes.items():

@@ -7,8 +7,8 @@ builds the strategy class of such a spec; ``manifest_fields`` says what a run's 
 should record about a strategy class (how reproducible it is).
 
 The layer, as the import contract of pyproject.toml checks (tests/test_layers.py): above
-the engine, below ``ginsim.run`` (which starts the sandbox and spec-check hosts); nothing
-here imports ``ginsim.run`` or any layer above it.
+the engine, below ``ginsim.tournament`` (whose bots' processes may host a Java player) and
+``ginsim.run``; nothing here imports either or any layer above them.
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from ginsim.engine import fastjit
 from ginsim.engine.cards import Card
 from ginsim.engine.fastplay import fast_hands
 from ginsim.engine.melds import DEFAULT_TABLES
-from ginsim.engine.play import play_hand
+from ginsim.engine.playhand import play_hand
 from ginsim.engine.policy import FastPolicy
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules
@@ -36,6 +36,7 @@ from ginsim.run.options import Engine
 from ginsim.run.plan import plan_match
 from ginsim.run.runner import RunOptions, resolve_jobs, run_plan
 from ginsim.run.seeding import check_decks, deal_seed, deal_seeds, deck_for, decks_for
+from ginsim.run.sizes import DEFAULT_CHUNK_HANDS
 from ginsim.run.worker import fast_kernel, fast_policy
 from ginsim.version import __version__
 
@@ -160,20 +161,28 @@ def bench_engine(seconds: float, reps: int, deals: int = 500) -> float:
 
 
 def bench_runner(
-    jobs: int, hands: int, reps: int, a: str = "simple", engine: Engine = Engine.GENERAL, isolate: bool = False
+    jobs: int,
+    hands: int,
+    reps: int,
+    a: str = "simple",
+    engine: Engine = Engine.GENERAL,
+    isolate: bool = False,
+    chunk: int | None = None,
 ) -> float:
     """Hands per second of ``ginsim match A simple`` through the runner, results
     written to Parquet in a temporary folder (the median of ``reps`` runs after one
     warm-up run, which also starts the worker processes). ``engine`` "general" plays
     every hand through ``play_hand``; "auto" and "compiled" let the fast path play them.
-    ``isolate``: tournament mode, each strategy in its own confined process."""
+    ``isolate``: tournament mode, each strategy in its own confined process; ``chunk``:
+    deals per chunk (None: the default for the run's size)."""
 
     rates = []
     opts = RunOptions(jobs=jobs, quiet=True, command="ginsim bench", engine=engine)
     with tempfile.TemporaryDirectory(prefix="ginsim-bench-") as tmp:
         for rep in range(reps + 1):
+            seed = BENCH_SEED + rep
             plan = plan_match(
-                a, "simple", rules=Rules(), seed=BENCH_SEED + rep, hands=hands, duplicate=True, isolate=isolate
+                a, "simple", rules=Rules(), seed=seed, hands=hands, duplicate=True, isolate=isolate, chunk=chunk
             )
             t0 = time.perf_counter()
             run_plan(plan, Path(tmp) / f"run{rep}", opts)
@@ -322,15 +331,19 @@ def bench_tournament(general: float, seconds: float, reps: int, note: Callable[[
     its share of the general engine's in-process figure (``general``, the same measured
     run for run). None, with the reason, where bots cannot be started here."""
     from ginsim.errors import RunError
-    from ginsim.run.jailer import preflight
+    from ginsim.tournament.processes import preflight
 
     try:
         preflight()
     except RunError as e:
         return {"tournament_per_s_1job": None, "tournament_share": None, "tournament_note": str(e)}
-    hands = max(100, int(general * seconds / reps / 40) // 2 * 2)
-    note(f"tournament mode: {hands:,} hands with 1 job ...")
-    rate = bench_runner(1, hands, reps, isolate=True)
+    # sized for the share it aims at (a tenth of the general engine's speed), so a rep takes
+    # about the time the others do; the bots' processes start within each rep's run. One
+    # chunk, as a long run's chunks are (DEFAULT_CHUNK_HANDS): a chunk's deals are the
+    # tables the referee plays at once, and a small run's default chunks are small
+    hands = max(100, int(general * seconds / reps / 10) // 2 * 2)
+    note(f"tournament mode: {hands:,} hands with 1 job, one chunk ...")
+    rate = bench_runner(1, hands, reps, isolate=True, chunk=min(hands, DEFAULT_CHUNK_HANDS) // 2)
     return {"tournament_per_s_1job": rate, "tournament_share": rate / general}
 
 
@@ -382,7 +395,7 @@ def format_bench(r: dict[str, Any]) -> str:
         (
             "tournament_per_s_1job",
             "-" if share is None else f"{r['tournament_per_s_1job']:,.0f}",
-            "simple vs simple hands/s, tournament mode (--isolate), --jobs 1"
+            "simple vs simple hands/s, tournament mode (--isolate), --jobs 1, one chunk"
             + (f" ({r['tournament_note']})" if share is None and r.get("tournament_note") else ""),
         )
     )

@@ -39,8 +39,8 @@ from ginsim.engine.rules import Rules, rules_from_table
 from ginsim.errors import GinsimError, RunError
 from ginsim.run.describe import GauntletRun, MatchRun, RoundRobinRun, RunDescription, SweepRun
 from ginsim.run.plan import KINDS, plan_run
-from ginsim.run.speccheck import parse_specs
 from ginsim.runfolder.records import RunKind
+from ginsim.tournament.spec_check import parse_specs
 
 COMMON_KEYS = ("kind", "description", "hands", "games", "seed", "duplicate", "out", "rules")
 KIND_KEYS: dict[str, tuple[str, ...]] = {
@@ -150,7 +150,7 @@ def _values(path: Path, v: Any, key: str = "values") -> str:
 
 def _description(path: Path, data: dict[str, Any], isolate: bool = False) -> RunDescription:
     """Who plays, checked (``isolate``: bots' specs checked in processes of their own,
-    ginsim.run.speccheck)."""
+    ginsim.tournament.spec_check)."""
     kind = data["kind"]
     run: RunDescription
     if kind == RunKind.MATCH:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ginsim.engine.cards import Card, Mask
-from ginsim.engine.play import FORFEIT, HandResult, play_hand
+from ginsim.engine.playhand import FORFEIT, HandResult, play_hand
 from ginsim.engine.registry import StrategySpec, parse_spec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import HOOKS, Strategy, bound_entry, overrides
@@ -49,7 +49,7 @@ class Record:
             self.forfeits.append(f"{label}: seat {res.forfeit_seat} {res.forfeit_kind}: {res.forfeit_reason}")
 
 
-class Guard(Strategy):
+class Inspected(Strategy):
     """Plays like ``inner``, but compares the view before and after every call and times
     each decision. Optional hooks reach ``inner`` only when it overrides them, so the
     engine's behaviour is unchanged."""
@@ -253,7 +253,7 @@ def check_strategy(
                 d = Deal(name, i, copy)
                 rec.where = f"vs {name}, deal {i}, seat {copy}"
                 seen = len(rec.mutations)
-                res = player.play(d, lambda s: Guard(s, rec))
+                res = player.play(d, lambda s: Inspected(s, rec))
                 total += 1
                 if res.outcome == FORFEIT and res.forfeit_seat == copy and illegal is None:
                     why = f"{res.forfeit_kind}: {res.forfeit_reason}"

@@ -27,9 +27,9 @@ from ginsim.run.sizes import DEFAULT_FAST_CHUNK_HANDS as DEFAULT_FAST_CHUNK_HAND
 from ginsim.run.sizes import MAX_COUNT as MAX_COUNT
 from ginsim.run.sizes import MAX_PAIRINGS as MAX_PAIRINGS
 from ginsim.run.sizes import check_counts, default_chunk, even_counts
-from ginsim.run.speccheck import check_together, parse_specs
 from ginsim.runfolder.integrity import chunk_span, chunks_per_pairing
 from ginsim.runfolder.records import PairingRecord, RunKind
+from ginsim.tournament.spec_check import check_together, parse_specs
 
 KINDS = tuple(k.value for k in RunKind)
 FAST_POLICIES = ("simple", "threshold", "random")
@@ -119,11 +119,11 @@ class ChunkTask:
     stop: int
     chunk: int  # chunk index, for naming
     decision_limit: float | None = DEFAULT_DECISION_LIMIT  # hard seconds per decision (ginsim.engine.guard)
-    isolate: bool = False  # tournament mode: each strategy in its own process (ginsim.run.isolate)
+    isolate: bool = False  # tournament mode: each strategy in its own process (ginsim.tournament.referee)
     secret: bytes = b""  # tournament mode: the run's secret, mixed into every deal seed
     engine: Engine = Engine.AUTO  # the run's engine (ginsim.run.options): the worker plays as it says
     keep: tuple[bool, bool] = (False, False)  # lifetime "match" of strategy a, b: one instance per seat for the chunk
-    bot_limits: tuple[tuple[str, int], ...] = ()  # tournament mode: each bot process's limits (ginsim.outside.jail)
+    bot_limits: tuple[tuple[str, int], ...] = ()  # tournament mode: each bot process's limits (tournament.confine)
 
 
 def playing(task: ChunkTask) -> str:
@@ -329,7 +329,7 @@ def plan_run(
     nor ``games`` is given. Both count what is played per pairing: with duplicate deals,
     half as many deals (games) each played twice, so an odd count is rounded up to whole
     pairs (``note`` is told). ``isolate`` (tournament mode): specs that import outside
-    code are checked in processes of their own (ginsim.run.speccheck), and the plan is
+    code are checked in processes of their own (ginsim.tournament.spec_check), and the plan is
     tournament mode's. RunError naming the parameter at fault."""
     if hands is None and games is None:
         hands = 10_000

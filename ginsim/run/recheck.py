@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ginsim.engine.play import HandResult
+from ginsim.engine.playhand import HandResult
 from ginsim.engine.registry import BUILTINS
 from ginsim.runfolder.records import RESULT_COLUMNS
 

@@ -26,7 +26,6 @@ from ginsim.errors import GinsimError, Interrupted, RunError
 from ginsim.run.folder import default_out, now, prepare_folder
 from ginsim.run.grow import grown_plan
 from ginsim.run.interrupt import exit_reported, sigterm_as_interrupt
-from ginsim.run.isolate import close_pool
 from ginsim.run.options import Engine
 from ginsim.run.plan import PER_PAIRING, RunPlan
 from ginsim.run.progress import make_progress
@@ -49,6 +48,7 @@ from ginsim.runfolder.records import (
     write_manifest,
 )
 from ginsim.runfolder.secret import SECRET, run_secret
+from ginsim.tournament.referee import close_pool
 
 
 @dataclass
@@ -63,7 +63,7 @@ class RunOptions:
     command: str = ""
     stop_rule: StopRule | None = None  # a sequential test deciding when to stop (SPRT), or None
     decision_limit: float | None = DEFAULT_DECISION_LIMIT  # hard seconds per decision (ginsim.engine.guard)
-    bot_limits: tuple[tuple[str, int], ...] = ()  # tournament mode: each bot process's limits (ginsim.outside.jail)
+    bot_limits: tuple[tuple[str, int], ...] = ()  # tournament mode: each bot process's limits (tournament.confine)
     on_chunk: Callable[[Path, Any], None] | None = None  # told (file, pyarrow table) of each chunk written
     engine: Engine = Engine.AUTO  # what plays the hands (ginsim.run.options), told to every worker in its tasks
 

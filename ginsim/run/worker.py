@@ -10,7 +10,6 @@ cannot change a result.
 
 from __future__ import annotations
 
-import operator
 import os
 from collections.abc import Callable
 from functools import partial
@@ -22,13 +21,13 @@ from ginsim.engine import fastjit
 from ginsim.engine.fastplay import ROW_FIELDS, ROW_WIDTH, fast_rows, play_fast_game
 from ginsim.engine.game import MAX_HANDS_PER_GAME, GameResult, play_game, run_game
 from ginsim.engine.guard import check_user_stop, guarded
-from ginsim.engine.play import FORFEIT, HandResult, play_hand
+from ginsim.engine.playhand import FORFEIT, HandResult, play_hand
 from ginsim.engine.policy import FastPolicy
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
 from ginsim.errors import RunError
-from ginsim.run.isolate import isolated_factories
+from ginsim.run.columns import Columns
 from ginsim.run.lifetime import Seating
 from ginsim.run.options import GENERAL_ENV, Engine
 from ginsim.run.plan import ChunkTask
@@ -44,60 +43,10 @@ from ginsim.run.seeding import (
     strategy_seeds,
 )
 from ginsim.runfolder.forfeit_records import MAX_PER_CHUNK, forfeit_record, traced_replay
-from ginsim.runfolder.records import COLUMNS, FORFEIT_DETAILS, GAME_COLUMNS, GAME_PREFIX, OUTCOME_CODE, RESULT_COLUMNS
+from ginsim.runfolder.records import COLUMNS
 from ginsim.runfolder.timing import TIMED_EVERY, TIMING_KEY, Clock, timed_class, timing_array
-
-
-class _Columns:
-    """Hand records of a chunk, kept as rows (one append per hand) and turned into
-    columns once at the end."""
-
-    def __init__(self) -> None:
-        self.rows: list[tuple[Any, ...]] = []
-        self.games: list[tuple[Any, ...]] = []  # game mode: one row per game (GAME_COLUMNS)
-        self.forfeits: list[str] = []  # each forfeit's record (ginsim.runfolder.forfeit_records), JSON text
-
-    def add(
-        self,
-        pairing: int,
-        deal: int,
-        copy: int,
-        game_hand: int,
-        seat_a: int,
-        r: HandResult,
-        scores: tuple[int, int],
-        game_end: bool,
-        game_winner: int,
-    ) -> None:
-        self.rows.append((pairing, deal, copy, game_hand, seat_a, r, scores, game_end, game_winner))
-
-    def arrays(self) -> dict[str, np.ndarray]:
-        n = len(self.rows)
-        values: dict[str, Any] = {name: () for name in COLUMNS}
-        reasons: tuple[str, ...] = ()
-        if n:
-            pairing, deal, copy, game_hand, seat_a, results, scores, game_end, game_winner = zip(
-                *self.rows, strict=True
-            )
-            values.update(pairing=pairing, deal=deal, copy=copy, game_hand=game_hand, seat_a=seat_a)
-            values.update(game_end=game_end, game_winner=game_winner)
-            values["score_0"], values["score_1"] = zip(*scores, strict=True)
-            by_field = zip(*map(_READ_RESULT, results), strict=True)
-            values.update(zip(RESULT_COLUMNS, by_field, strict=True))
-            values["outcome"] = [OUTCOME_CODE[o] for o in values["outcome"]]
-            reasons = tuple(r.forfeit_reason for r in results)
-        out = {name: np.asarray(values[name], dtype=dtype) for name, dtype in COLUMNS.items()}
-        out["forfeit_reason"] = np.asarray(reasons, dtype=object).reshape(n)
-        if self.forfeits:
-            out[FORFEIT_DETAILS] = np.asarray(self.forfeits, dtype=object)
-        if self.games:
-            columns = list(zip(*self.games, strict=True))
-            for (name, dtype), values in zip(GAME_COLUMNS.items(), columns, strict=True):
-                out[GAME_PREFIX + name] = np.asarray(values, dtype=dtype)
-        return out
-
-
-_READ_RESULT = operator.attrgetter(*RESULT_COLUMNS)
+from ginsim.tournament.referee import isolated_factories
+from ginsim.tournament.tables import play_together
 
 
 def seats_for(copy: int, a: Strategy, b: Strategy) -> tuple[tuple[Strategy, Strategy], int]:
@@ -113,7 +62,7 @@ def first_dealer(unit: int) -> int:
 def play_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
     """Play deals (or games) ``start..stop-1`` of one pairing; return the columns. A
     strategy's failure of any kind is a forfeit; only the user's Ctrl-C stops the chunk
-    (ginsim.engine.guard). Tournament mode plays through ginsim.run.isolate instead. The
+    (ginsim.engine.guard). Tournament mode plays through ginsim.tournament.referee instead. The
     working folder is the same after the chunk as before, whatever a strategy did to it
     (a worker process plays the next chunk's relative spec paths from it)."""
     cwd = os.getcwd()
@@ -128,7 +77,8 @@ def _guarded_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
     if task.isolate:
         limits = dict(task.bot_limits) if task.bot_limits else None
         specs = (task.spec_a, task.spec_b)
-        with isolated_factories(specs, task.rules, task.decision_limit, limits, task.pairing_key) as for_copy:
+        copies = (0, 1) if task.duplicate else (0,)
+        with isolated_factories(specs, task.rules, task.decision_limit, limits, task.pairing_key, copies) as for_copy:
             return _play_chunk(task, for_copy)
     with guarded(task.decision_limit, task.rules.time_per_hand):
         return _play_chunk(task)
@@ -143,7 +93,7 @@ def _play_chunk(task: ChunkTask, for_copy: Callable[[int], tuple[Any, Any]] | No
         classes = (task.spec_a.load_class(), task.spec_b.load_class())
         for_copy = lambda _copy: classes  # noqa: E731 - the same classes for both copies
     cls_a, cls_b = for_copy(0)
-    cols = _Columns()
+    cols = Columns(traced=True)
     copies = (0, 1) if task.duplicate else (0,)
     rules = task.rules
     fast = fast_seats(task, cls_a, cls_b)
@@ -170,31 +120,35 @@ def _play_chunk(task: ChunkTask, for_copy: Callable[[int], tuple[Any, Any]] | No
         decks = deck_array.tolist()
         per_copy = [(copy, s0.tolist(), s1.tolist()) for copy, s0, s1 in streams]
 
-        def play_deal(offset: int, into: _Columns, seats: Seating) -> None:
+        def play_deal(offset: int, into: Columns, seats: Seating, which: slice = slice(None)) -> None:
             unit = task.start + offset
             deck = decks[offset]
             dealer = first_dealer(unit)
-            for copy, s0, s1 in per_copy:
+            for copy, s0, s1 in per_copy[which]:
                 a, b = seats.sides(copy, unit % TIMED_EVERY == 0)
                 seats.tell(a, b, "new_hand", unit)
                 strategies, seat_a = seats_for(copy, a, b)
                 seat_seeds = (s0[offset], s1[offset])
                 r = play_hand(rules, strategies, deck, dealer, (0, 0), seat_seeds, checked=True)
                 into.add(task.pairing, unit, copy, 0, seat_a, r, (0, 0), False, -1)
-                if r.outcome == FORFEIT and into is cols:
-                    fresh, _ = seats_for(copy, *seats.fresh(copy))
+                if r.outcome == FORFEIT:
                     again = partial(_hand_again, rules, deck, dealer, seat_seeds)
-                    _note_forfeit(cols, task, r, unit, copy, 0, seat_a, fresh, again)
+                    into.later(partial(_trace, task, seats, r, unit, copy, 0, seat_a, again))
 
-        for offset in range(task.stop - task.start):
-            play_deal(offset, cols, seating)
-            check_user_stop()
+        def play_copy(i: int, into: Columns) -> None:  # one copy of one deal
+            play_deal(i // len(copies), into, seating, slice(i % len(copies), i % len(copies) + 1))
+
+        _play_units(task, isolated, cols, play_copy)
     else:
-        for unit in range(task.start, task.stop):
-            _play_game_unit(task, unit, copies, seating, unit % TIMED_EVERY == 0, cols, fast)
-            check_user_stop()
 
-    def replay_first(into: _Columns) -> None:
+        def play_game_copy(i: int, into: Columns) -> None:  # one copy of one game
+            unit = task.start + i // len(copies)
+            copy = copies[i % len(copies)]
+            _play_game_unit(task, unit, (copy,), seating, unit % TIMED_EVERY == 0, into, fast)
+
+        _play_units(task, isolated, cols, play_game_copy)
+
+    def replay_first(into: Columns) -> None:
         """The chunk's first deal (both copies) or game (copy 0) again, by new instances
         (kept ones too: they were new at the chunk's start), untimed."""
         seats = Seating(task, for_copy, for_copy)
@@ -211,9 +165,26 @@ def _play_chunk(task: ChunkTask, for_copy: Callable[[int], tuple[Any, Any]] | No
     return out
 
 
-def _replayed(play: Callable[[_Columns], None]) -> list[tuple[Any, ...]]:
+def _play_units(task: ChunkTask, isolated: bool, cols: Columns, play: Callable[[int, Columns], None]) -> None:
+    """Each copy of each deal (game) of the chunk, in order (``play(i, into)``: copy ``i %
+    copies`` of unit ``i // copies``), into ``cols``; in tournament mode without the
+    rules' clock, all at once as tables of their own (ginsim.tournament.tables: one round
+    trip to each bot's process per many decisions), their rows then joined in order."""
+    count = (task.stop - task.start) * (2 if task.duplicate else 1)
+    if isolated and task.rules.time_per_hand is None:
+        parts = [Columns(traced=True, deferred=True) for _ in range(count)]
+        play_together(partial(play, i, parts[i]) for i in range(count))
+        for part in parts:
+            cols.absorb(part)
+        return
+    for i in range(count):
+        play(i, cols)
+        check_user_stop()
+
+
+def _replayed(play: Callable[[Columns], None]) -> list[tuple[Any, ...]]:
     """The rows ``play`` writes into fresh columns."""
-    scratch = _Columns()
+    scratch = Columns()
     play(scratch)
     return scratch.rows
 
@@ -224,7 +195,7 @@ def _play_game_unit(
     copies: tuple[int, ...],
     seating: Seating,
     timed: bool,
-    cols: _Columns,
+    cols: Columns,
     fast: tuple[FastPolicy, FastPolicy] | None = None,
 ) -> None:
     """One game (twice with duplicate deals): the h-th hand of both copies uses the same deck."""
@@ -278,8 +249,7 @@ def _play_game_unit(
                 replayed: GameResult = play_game(task.rules, pair, deck, first_dealer(unit), hand_seeds, checked=True)
                 return replayed.hands[-1]
 
-            fresh, _ = seats_for(copy, *seating.fresh(copy))
-            _note_forfeit(cols, task, game.hands[-1], unit, copy, last, seat_a, fresh, again)
+            cols.later(partial(_trace, task, seating, game.hands[-1], unit, copy, last, seat_a, again))
         f = game.final
         assert f is not None
         forfeit = bool(game.hands) and game.hands[-1].outcome == "forfeit"
@@ -293,8 +263,26 @@ def _hand_again(
     return play_hand(rules, pair, deck, dealer, (0, 0), seeds, checked=True)
 
 
+def _trace(
+    task: ChunkTask,
+    seating: Seating,
+    r: HandResult,
+    unit: int,
+    copy: int,
+    game_hand: int,
+    seat_a: int,
+    again: Callable[[tuple[Strategy, Strategy]], HandResult],
+    cols: Columns,
+    row: int,
+) -> None:
+    """Trace the forfeit in row ``row`` of ``cols``: played again by fresh instances."""
+    fresh, _ = seats_for(copy, *seating.fresh(copy))
+    _note_forfeit(cols, row, task, r, unit, copy, game_hand, seat_a, fresh, again)
+
+
 def _note_forfeit(
-    cols: _Columns,
+    cols: Columns,
+    row: int,
     task: ChunkTask,
     r: HandResult,
     unit: int,
@@ -304,10 +292,10 @@ def _note_forfeit(
     fresh: tuple[Strategy, Strategy],
     again: Callable[[tuple[Strategy, Strategy]], HandResult],
 ) -> None:
-    """Trace the forfeit of the last row added to ``cols`` by playing it again with
-    ``again`` and the ``fresh`` strategies, seated (ginsim.runfolder.forfeit_records)."""
+    """Trace the forfeit of row ``row`` of ``cols`` by playing it again with ``again``
+    and the ``fresh`` strategies, seated (ginsim.runfolder.forfeit_records)."""
     where = {"pairing": task.pairing, "deal": unit, "copy": copy, "game_hand": game_hand}
-    where["chunk_row"] = len(cols.rows) - 1
+    where["chunk_row"] = row
     specs = (task.spec_a.text, task.spec_b.text) if seat_a == 0 else (task.spec_b.text, task.spec_a.text)
     if len(cols.forfeits) >= MAX_PER_CHUNK:
         cols.forfeits.append(forfeit_record(r, None, None, where, specs))
@@ -361,7 +349,7 @@ def _fast_hand_columns(
 ) -> dict[str, np.ndarray]:
     """A hand-mode chunk through the fast path (``fastjit``'s kernel when numba is there,
     else ``fastplay.fast_rows``), its columns built a whole copy at a time (the same
-    arrays, row for row, as the general loop and ``_Columns``)."""
+    arrays, row for row, as the general loop and ``Columns``)."""
     n = len(decks)
     units = np.arange(task.start, task.stop, dtype=np.int64)
     dealers = units % 2  # first_dealer

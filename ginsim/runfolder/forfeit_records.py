@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ginsim.engine.cards import format_card, format_cards
-from ginsim.engine.play import FORFEIT, HandResult
+from ginsim.engine.playhand import FORFEIT, HandResult
 from ginsim.engine.strategy import DECISIONS, HOOKS, Strategy, bound_entry, overrides
 from ginsim.engine.view import PlayerView, format_event
 

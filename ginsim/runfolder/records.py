@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ginsim.engine.play import OUTCOMES
+from ginsim.engine.playhand import OUTCOMES
 from ginsim.errors import RunError
 from ginsim.runfolder import integrity
 from ginsim.runfolder.atomic import TMP_MARK, atomic_path, describe_os_error

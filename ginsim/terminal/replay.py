@@ -16,7 +16,7 @@ from typing import Any
 from ginsim.engine.cards import Card, Mask
 from ginsim.engine.game import MAX_HANDS_PER_GAME, Game, run_game
 from ginsim.engine.melds import tables_for
-from ginsim.engine.play import BIG_GIN, GIN, KNOCK_WON, UNDERCUT, HandResult, play_hand
+from ginsim.engine.playhand import BIG_GIN, GIN, KNOCK_WON, UNDERCUT, HandResult, play_hand
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import DECISIONS, Strategy, bound_entry, overrides

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from ginsim.engine import kernel
 from ginsim.engine.cards import CARD_NAMES, SUIT_MASK, SUIT_OF, Card, Mask, cards_of, mask_value, sort_key
 from ginsim.engine.melds import MeldTables, tables_for
-from ginsim.engine.play import BIG_GIN, DRAWN, FORFEIT, GIN, KNOCK_WON, UNDERCUT, HandResult
+from ginsim.engine.playhand import BIG_GIN, DRAWN, FORFEIT, GIN, KNOCK_WON, UNDERCUT, HandResult
 from ginsim.engine.rules import Rules, rule_facts
 from ginsim.engine.view import Event
 

@@ -69,7 +69,7 @@ def replay_html(
     replayed as logged."""
     folder = Path(folder)
     if hand is None:
-        from ginsim.session import select_hand
+        from ginsim.analysis.handlog import select_hand
 
         hand = select_hand(folder, first, where)
     r = replay_hand(RunLog(folder), hand, seat)

@@ -14,7 +14,7 @@ from typing import Any
 
 from ginsim.engine.cards import CARD_NAMES, Card, Mask, cards_of, mask_value, sort_key
 from ginsim.engine.melds import MeldTables, tables_for
-from ginsim.engine.play import BIG_GIN, GIN, KNOCK_WON, UNDERCUT
+from ginsim.engine.playhand import BIG_GIN, GIN, KNOCK_WON, UNDERCUT
 from ginsim.terminal.replay import Move, Replay, dealt_hands, header_lines, replay_moves
 from ginsim.terminal.textview import Style, event_text, result_lines, showdown_rows
 

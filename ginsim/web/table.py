@@ -18,13 +18,13 @@ from ginsim.engine.cards import CARD_NAMES, Mask
 from ginsim.engine.game import MAX_HANDS_PER_GAME, Game
 from ginsim.engine.guard import letting_through
 from ginsim.engine.melds import tables_for
-from ginsim.engine.play import HandResult, play_hand
+from ginsim.engine.playhand import HandResult, play_hand
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import DISCARD, DRAW, LAYOFF, OFFER, PlayerView
 from ginsim.run.seeding import text_key
-from ginsim.terminal.play import person_deal
+from ginsim.terminal.human import person_deal
 from ginsim.terminal.textview import Style, event_text, result_lines, showdown_rows
 from ginsim.web.moves import (
     BIG_GIN,

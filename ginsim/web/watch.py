@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ginsim.engine.game import MAX_HANDS_PER_GAME, Game
-from ginsim.engine.play import play_hand
+from ginsim.engine.playhand import play_hand
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
 from ginsim.engine.view import Event
@@ -100,7 +100,8 @@ def run_folder(root: Path, name: str) -> Path:
 def hand_list(folder: Path, first: str | None, where: str | None, offset: int) -> dict[str, Any]:
     """A page of the run's hand log (row, who played, how it ended), or with ``first`` /
     ``where`` the first matching hand, as ``ginsim replay --first/--where`` picks it."""
-    from ginsim.session import open_run, select_hand
+    from ginsim.analysis.handlog import select_hand
+    from ginsim.api import open_run
 
     if first or where:
         offset = select_hand(folder, first or None, where or None)

@@ -13,10 +13,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from ginsim.analysis.digest import RunDigest
-from ginsim.analysis.figures import analyze
 from ginsim.analysis.logcounts import read_log_counts
 from ginsim.analysis.plots import strategy_order
-from ginsim.api import RunSettings, finish, launch
+from ginsim.analysis.tables import analyze
+from ginsim.launch import RunSettings, finish, launch
 from ginsim.run.describe import SweepRun
 from ginsim.runfolder.records import chunk_files, read_manifest
 

@@ -16,7 +16,6 @@ import pandas as pd
 import pytest
 
 import ginsim
-from ginsim.analysis.figures import analyze, matrix
 from ginsim.analysis.logcounts import ALL, OUTCOME_CATEGORIES, read_log_counts
 from ginsim.analysis.plots import (
     DPI,
@@ -30,8 +29,9 @@ from ginsim.analysis.plots import (
     sweep_rows,
     turns_chart,
 )
+from ginsim.analysis.tables import analyze, matrix
 from ginsim.cli import main
-from ginsim.engine.play import OUTCOMES
+from ginsim.engine.playhand import OUTCOMES
 from ginsim.runfolder.records import PairingRecord
 
 RR = ["random", "simple", "threshold:knock_at=5"]

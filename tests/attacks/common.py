@@ -65,3 +65,32 @@ class Cheater(Honest):
             if isinstance(deck, list) and deals_my_hand(deck, view):
                 return CHEAT_MARK  # type: ignore[return-value]
         return super().take_upcard(view)
+
+
+class Watcher(Simple):
+    """An honest bot that uses every hook and its own random stream: it counts the
+    opponent's public events (``observe``), sometimes turns down an upcard ``simple``
+    would take (``view.rng``), melds and lays off as the engine would, and takes big gin.
+    Tournament mode must give it the views, events and seeds the engine gives it in-process."""
+
+    name = "watcher"
+
+    def __init__(self) -> None:
+        self.seen = 0
+
+    def observe(self, view: PlayerView, event: Any) -> None:
+        if event[0] != view.seat:
+            self.seen += 1
+
+    def take_upcard(self, view: PlayerView) -> bool:
+        take = super().take_upcard(view)
+        return take and not (self.seen % 3 == 1 and view.rng.random() < 0.5)
+
+    def choose_melds(self, view: PlayerView) -> list[int] | None:
+        return list(view.best_melds().melds) if view.knock_limit >= 0 else None
+
+    def choose_layoffs(self, view: PlayerView) -> int | None:
+        return None
+
+    def take_big_gin(self, view: PlayerView) -> bool:
+        return True

@@ -174,3 +174,16 @@ class Wanderer(Honest):
             Wanderer.thread = threading.Thread(target=time.sleep, args=(3600,))
             Wanderer.thread.start()
         return super().take_upcard(view)
+
+
+class SlowOnce(Honest):
+    """Thinks 1.5 s at the first decision its process sees, then plays at once."""
+
+    def take_upcard(self, view: PlayerView) -> bool:
+        if not _SLOW_DONE:
+            _SLOW_DONE.append(True)
+            time.sleep(1.5)
+        return super().take_upcard(view)
+
+
+_SLOW_DONE: list[bool] = []

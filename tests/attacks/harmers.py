@@ -32,7 +32,7 @@ def other_bots() -> list[int]:
         if not name.isdigit() or int(name) == os.getpid():
             continue
         with contextlib.suppress(OSError):
-            if b"sandbox_host" in Path(f"/proc/{name}/cmdline").read_bytes():
+            if b"bot_host" in Path(f"/proc/{name}/cmdline").read_bytes():
                 found.append(int(name))
     return found
 

@@ -1,7 +1,7 @@
 """A bot whose import leaves a mark: each process that imports this file appends its
 pid and ``sys.argv[0]`` to ``<this file>.marks`` (copy the file to a folder of its own
 first). Tournament mode's referee must never be among them. A bot's process, confined
-as root runs it (ginsim.outside.jail: a read-only file system), cannot write the mark."""
+as root runs it (ginsim.tournament.confine: a read-only file system), cannot write the mark."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 channel their host answers on (a writable pipe among its open objects) and write to it
 themselves, or stop reading, or fail only in the process that plays.
 
-``sandbox_host`` is the play process; ``spec_host`` checks the spec. A module that acts
+``bot_host`` is the play process; ``spec_host`` checks the spec. A module that acts
 only when imported by the play process passes the spec check and then fails at start."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: loaded a
 from attacks.common import Honest
 from ginsim.engine.view import PlayerView
 
-PLAYING = sys.argv[0].endswith("sandbox_host.py")
+PLAYING = sys.argv[0].endswith("bot_host.py")
 
 
 def channel() -> Any:

@@ -11,7 +11,7 @@ from support.deals import StockDrawer, apply, check_conservation, make_deck, ran
 from ginsim import IllegalMoveError, Rules, parse_spec, play_hand, tables_for
 from ginsim.engine.cards import CARD_NAMES, FULL_DECK, cards_list
 from ginsim.engine.layoff import layoff_is_legal
-from ginsim.engine.play import OUTCOMES, Hand
+from ginsim.engine.playhand import OUTCOMES, Hand
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import DISCARD, DRAW, KNOCK, LAYOFF, OFFER, OVER, PlayerView
 from ginsim.run.seeding import deal_seed, deck_for

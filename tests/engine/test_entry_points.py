@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from ginsim.engine.play import play_hand
+from ginsim.engine.playhand import play_hand
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import ENTRY_POINTS, Strategy, bound_entry, entry_points, overrides
 from ginsim.run.seeding import deal_seed, deck_for

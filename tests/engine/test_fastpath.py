@@ -17,7 +17,7 @@ from support.fastpath import PAIRS, VARIANTS, chunk_task, policy_of
 
 from ginsim.engine import kernel
 from ginsim.engine.fastplay import play_fast_hand
-from ginsim.engine.play import play_hand
+from ginsim.engine.playhand import play_hand
 from ginsim.engine.policy import RANDOM, SIMPLE, FastPolicy
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.rng import SeededRandom, splitmix64

@@ -8,7 +8,7 @@ import textwrap
 import pandas as pd
 import pytest
 
-from ginsim.analysis.figures import analyze
+from ginsim.analysis.tables import analyze
 from ginsim.engine.hand import FORFEIT_DEADWOOD, forfeit_points
 from ginsim.engine.rules import Rules
 

@@ -27,7 +27,7 @@ from ginsim.strategies.simple import Simple
 import ginsim.engine._native as native
 from ginsim.engine.layoff import best_layoff
 from ginsim.engine.melds import tables_for
-from ginsim.engine.play import play_hand
+from ginsim.engine.playhand import play_hand
 from ginsim.engine.playout import Policy, deal_hidden, outs_mask, playout, shuffled_stock
 from ginsim.engine.rules import Rules
 from ginsim.engine.view import Event
@@ -122,8 +122,8 @@ def test_an_edited_source_is_never_run_compiled(tmp_path: Path) -> None:
     record = {"compiler": "mypyc", "sources": {f"{name}.py": digest for name in native.HOT}}
     stale = native.stale_sources(record, tmp_path)
     assert stale == [f"{name}.py" for name in native.HOT if name != "melds"]
-    (tmp_path / "play.py").unlink()  # an install without sources: nothing to compare
-    assert "play.py" not in native.stale_sources(record, tmp_path)
+    (tmp_path / "playhand.py").unlink()  # an install without sources: nothing to compare
+    assert "playhand.py" not in native.stale_sources(record, tmp_path)
     assert native.stale_sources({"sources": "?"}, tmp_path) == [f"{name}.py" for name in native.HOT]
 
 

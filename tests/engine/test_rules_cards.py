@@ -31,7 +31,7 @@ from ginsim import (
     to_mask,
 )
 from ginsim.engine.cards import CARD_NAMES, RANK_OF, VALUE_OF, cards_list, format_card
-from ginsim.engine.play import Hand
+from ginsim.engine.playhand import Hand
 from ginsim.engine.view import LAYOFF
 
 # == Cards ============================================================================

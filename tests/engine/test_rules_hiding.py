@@ -31,7 +31,7 @@ from ginsim import (
     parse_spec,
     play_hand,
 )
-from ginsim.engine.play import Hand
+from ginsim.engine.playhand import Hand
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import DISCARD, OVER, PlayerView
 from ginsim.run.seeding import deck_for

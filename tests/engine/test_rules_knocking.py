@@ -39,7 +39,7 @@ from ginsim import (
     play_hand,
 )
 from ginsim.engine.cards import cards_list
-from ginsim.engine.play import Hand
+from ginsim.engine.playhand import Hand
 from ginsim.engine.view import DISCARD
 from ginsim.run.seeding import deck_for, game_deal_seed
 

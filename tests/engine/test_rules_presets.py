@@ -21,7 +21,7 @@ from ginsim.analysis.games import game_figures
 from ginsim.engine.game import GameResult, next_dealer, play_game
 from ginsim.engine.gamescore import final_totals
 from ginsim.engine.melds import tables_for
-from ginsim.engine.play import Hand, play_hand
+from ginsim.engine.playhand import Hand, play_hand
 from ginsim.engine.presets import FIELD_HELP, PRESET_NAMES, PRESETS
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules, build_rules, preset_rules, rules_from_table

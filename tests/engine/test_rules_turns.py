@@ -25,7 +25,7 @@ from ginsim import (
     parse_card,
 )
 from ginsim.engine.cards import CARD_NAMES
-from ginsim.engine.play import Hand
+from ginsim.engine.playhand import Hand
 from ginsim.engine.view import DISCARD, DRAW, OFFER
 from ginsim.run.seeding import deck_for
 

@@ -18,7 +18,7 @@ import pytest
 
 from ginsim.engine.cards import parse_card
 from ginsim.engine.game import play_game
-from ginsim.engine.play import play_hand
+from ginsim.engine.playhand import play_hand
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy

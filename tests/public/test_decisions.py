@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import ginsim
-from ginsim.engine.play import FORFEIT, play_hand
+from ginsim.engine.playhand import FORFEIT, play_hand
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules
 from ginsim.errors import StrategySpecError

@@ -12,7 +12,7 @@ import pytest
 
 import ginsim
 from ginsim.engine import hand, view
-from ginsim.engine.play import OUTCOMES, play_hand
+from ginsim.engine.playhand import OUTCOMES, play_hand
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules
 from ginsim.engine.vocab import Action, Outcome, Phase

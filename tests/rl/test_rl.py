@@ -16,7 +16,7 @@ from ginsim.strategies.simple import Simple  # noqa: E402
 import ginsim.rl  # noqa: E402
 from ginsim.engine.cards import FULL_DECK  # noqa: E402
 from ginsim.engine.hand import Hand, forfeit_points  # noqa: E402
-from ginsim.engine.play import play_hand  # noqa: E402
+from ginsim.engine.playhand import play_hand  # noqa: E402
 from ginsim.engine.presets import PRESET_NAMES  # noqa: E402
 from ginsim.engine.rules import Rules, preset_rules  # noqa: E402
 from ginsim.engine.view import DISCARD, KNOCK, OFFER  # noqa: E402

@@ -18,7 +18,7 @@ def test_maskable_ppo_trains_on_the_single_agent_env_and_plays_as_a_strategy() -
     from sb3_contrib import MaskablePPO
 
     import ginsim.rl
-    from ginsim.engine.play import play_hand
+    from ginsim.engine.playhand import play_hand
     from ginsim.engine.rules import Rules
 
     env = gymnasium.make(ginsim.rl.ENV_ID, opponent="simple", reward="scaled")

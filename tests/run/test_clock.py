@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from support.runs import hand_log
 
-import ginsim.engine.play as engine_module
+import ginsim.engine.playhand as engine_module
 
 SLOW = '''
 import time

@@ -52,7 +52,7 @@ def test_python_and_experiment_files_count_alike(tmp_path: Path) -> None:
     assert "4 games per pairing" in repr(run)
     exp = tmp_path / "e.toml"
     exp.write_text('kind = "match"\na = "simple"\nb = "random"\ngames = 4\n', encoding="utf-8")
-    folder = ginsim.api.run_experiment(exp, out=tmp_path / "toml", jobs=1, quiet=True, plots=False)
+    folder = ginsim.launch.run_experiment(exp, out=tmp_path / "toml", jobs=1, quiet=True, plots=False)
     assert list(pd.read_csv(folder / "summary.csv")["games"]) == [4, 4]
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 import ginsim
-from ginsim.api import run_experiment
+from ginsim.launch import run_experiment
 from ginsim.runfolder.records import RunKind, read_manifest
 
 SMALL = ["--hands", "20", "--jobs", "1"]

@@ -10,7 +10,7 @@ import pytest
 
 import ginsim
 from ginsim.engine.cards import parse_card
-from ginsim.engine.play import play_hand
+from ginsim.engine.playhand import play_hand
 from ginsim.engine.rules import Rules
 from ginsim.run.seeding import deal_seed, deck_for
 from ginsim.run.worker import first_dealer

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ginsim.engine.play import HandResult
+from ginsim.engine.playhand import HandResult
 from ginsim.run.recheck import compare, difference, suspects
 
 BOT = """

@@ -15,9 +15,9 @@ import pandas as pd
 import pytest
 
 import ginsim
-from ginsim.api import run_experiment
 from ginsim.engine.rules import Rules, build_rules
 from ginsim.errors import RunError
+from ginsim.launch import run_experiment
 from ginsim.run import folder, runner
 from ginsim.run.bench import bench_runner
 from ginsim.run.describe import MatchRun, RoundRobinRun, RunDescription, SweepRun

@@ -21,7 +21,7 @@ from ginsim.strategies.learned import (
     take_row,
 )
 
-from ginsim.engine.play import play_hand
+from ginsim.engine.playhand import play_hand
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import preset_rules
 from ginsim.engine.valuemodel import ModelFileError, load_heads, reference_score

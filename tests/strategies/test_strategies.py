@@ -22,12 +22,12 @@ from ginsim.strategies.simple import Simple
 from ginsim.engine.cards import Card, melds_with, parse_card
 from ginsim.engine.game import play_game
 from ginsim.engine.melds import tables_for
-from ginsim.engine.play import HandResult, play_hand
+from ginsim.engine.playhand import HandResult, play_hand
 from ginsim.engine.registry import BUILTINS, describe_all, parse_spec
 from ginsim.engine.rules import Rules, preset_rules
 from ginsim.engine.view import PlayerView
 from ginsim.run.seeding import deck_for
-from ginsim.testing import Guard, Record, StrategyContract
+from ginsim.testing import Inspected, Record, StrategyContract
 
 
 class TestRandom(StrategyContract):
@@ -121,7 +121,7 @@ class _Cheat(Simple):
 @pytest.mark.parametrize(("cls", "field"), [(_Scribbler, "mutations"), (_Cheat, "forfeits")])
 def test_the_guard_catches_what_the_contract_forbids(cls: type[Simple], field: str) -> None:
     record = Record()
-    pair = (Guard(cls(), record), Simple())
+    pair = (Inspected(cls(), record), Simple())
     result = play_hand(Rules(), pair, deck_for(3), 0, (0, 0), (1, 2))
     record.add_result(result, "self-test")
     assert getattr(record, field), f"the guard missed a {cls.__doc__}"

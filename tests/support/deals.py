@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ginsim.engine.cards import CARD_NAMES, FULL_DECK, Card, Mask, cards_list, parse_card, parse_cards, to_mask
-from ginsim.engine.play import Hand
+from ginsim.engine.playhand import Hand
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import DISCARD, DRAW, LAYOFF, OFFER, PlayerView
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ginsim.engine.cards import FULL_DECK, melds_with
 from ginsim.engine.melds import MeldTables, tables_for
-from ginsim.engine.play import play_hand
+from ginsim.engine.playhand import play_hand
 from ginsim.engine.playout import Policy, discard_with_outs, least_discard, playout
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy

@@ -1,7 +1,7 @@
-"""The process that checks strategy specs in tournament mode (``python -m ginsim.outside.spec_host``).
+"""The process that checks strategy specs in tournament mode (``python -m ginsim.tournament.spec_host``).
 
 Checking a spec imports its module, and a module runs code as it is imported. In
-tournament mode the referee (ginsim.run.speccheck) therefore never checks a bot's spec
+tournament mode the referee (ginsim.tournament.spec_check) therefore never checks a bot's spec
 itself: it starts this process, as a bot's process is started (minimal environment,
 the bot user when run as root), writes one JSON line ``{"specs": [text, ...]}`` and
 reads back, after ``MARK``, one JSON line: for each spec either the facts the referee
@@ -16,7 +16,7 @@ import json
 import sys
 from typing import Any
 
-from ginsim.outside.jail import confine
+from ginsim.tournament.confine import confine
 
 MARK = "ginsim-spec-check:"
 """The prefix of the answer line on stdout (a module may write there too)."""
@@ -55,7 +55,7 @@ def check(text: str) -> dict[str, Any]:
 
 
 def main() -> None:
-    confine()  # before the checked modules run (ginsim.outside.jail)
+    confine()  # before the checked modules run (ginsim.tournament.confine)
     out = sys.stdout
     sys.stdout = sys.stderr  # the checked modules' prints
     request = json.loads(sys.stdin.readline())

@@ -3,7 +3,7 @@
 Each process gets a user id of its own when the referee runs as root (``bot_uid``: no
 two live bot processes share one, so none can signal, trace or read another), a
 private temporary folder, and ``GINSIM_JAIL`` telling the host how to confine itself
-before any bot code runs (ginsim.outside.jail). ``end_process`` kills its whole process
+before any bot code runs (ginsim.tournament.confine). ``end_process`` kills its whole process
 group; under namespaces the kernel kills whatever else the bot started. What a bot's
 process writes to a pipe is read with a bound (``read_bounded``), so no output can fill
 the referee's memory.
@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from ginsim.errors import RunError
-from ginsim.outside.jail import JAIL_ENV, LIMITS, jail_env
+from ginsim.tournament.confine import JAIL_ENV, LIMITS, jail_env, namespaces_available
 
 UID_BASE = 1 << 30
 """Bot user ids are ``UID_BASE + (referee pid << 8) + n``: users no one else has
@@ -80,21 +80,44 @@ def unreachable() -> str:
     return why
 
 
+def reach_paths(extra: tuple[str, ...] = ()) -> list[str]:
+    """What a bot's process must be able to read: this Python (its prefixes and the
+    folder of its executable), every folder on ``sys.path`` (ginsim, the installed
+    packages), the working folder (relative spec paths) and ``extra`` (a bot's file)."""
+    paths = [sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))]
+    paths += [p for p in sys.path if p and os.path.exists(p)]
+    paths += [os.getcwd(), *extra]
+    return list(dict.fromkeys(os.path.abspath(p) for p in paths))
+
+
+def spec_files(texts: list[str]) -> tuple[str, ...]:
+    """The folders of the ``file.py`` strategies among spec texts (or targets)."""
+    out = []
+    for text in texts:
+        head = text.strip().split(":", 1)[0]
+        if head.endswith(".py"):
+            out.append(os.path.dirname(os.path.abspath(head)))
+    return tuple(out)
+
+
 def preflight() -> None:
     """RunError (one line naming the folder at fault) when bots will run as users of their
-    own who cannot run this Python or ginsim: checked before a run folder is made."""
-    if as_root() and not keep_root() and (why := unreachable()):
+    own who cannot run this Python or ginsim: without namespaces, no folder on the way
+    can be opened to them. Checked before a run folder is made."""
+    if as_root() and not keep_root() and (why := unreachable()) and not namespaces_available():
         raise RunError(
-            f"--isolate as root: the bots' users cannot run ginsim: {why}; install ginsim and its Python "
-            "where every user can read them (see docs/security.md), or set GINSIM_BOT_USER=root to test"
+            f"--isolate as root: the bots' users cannot run ginsim: {why}, and this system forbids the "
+            "namespaces that would open it to them; install ginsim and its Python where every user can "
+            "read them (see docs/security.md), or set GINSIM_BOT_USER=root to test"
         )
 
 
 class Jail:
     """One bot process's user and private temporary folder (removed by ``close``)."""
 
-    def __init__(self, limits: dict[str, int] | None) -> None:
+    def __init__(self, limits: dict[str, int] | None, reach: tuple[str, ...] = ()) -> None:
         self.limits = dict(LIMITS if limits is None else limits)
+        self.reach = reach_paths(reach)
         self.uid = (0 if keep_root() else bot_uid()) if as_root() else None
         self.tmp = tempfile.mkdtemp(prefix="ginsim-bot-")
         if self.uid:
@@ -103,7 +126,7 @@ class Jail:
     def env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if k in _ENV_KEEP}
         env["TMPDIR"] = self.tmp
-        env[JAIL_ENV] = jail_env(self.uid, self.limits, self.tmp)
+        env[JAIL_ENV] = jail_env(self.uid, self.limits, self.tmp, self.reach)
         return env
 
     def close(self) -> None:
@@ -111,13 +134,13 @@ class Jail:
 
 
 def start_bot_process(
-    module: str, stderr: int, what: str, limits: dict[str, int] | None = None
+    module: str, stderr: int, what: str, limits: dict[str, int] | None = None, reach: tuple[str, ...] = ()
 ) -> tuple[subprocess.Popen[bytes], Jail]:
     """``python -m module`` as untrusted code runs: a minimal environment, a session of its
-    own (the user's Ctrl-C is the referee's to handle), confined by ginsim.outside.jail,
+    own (the user's Ctrl-C is the referee's to handle), confined by ginsim.tournament.confine,
     pipes for its stdin and stdout. A failure to start is one line naming ``what``."""
     preflight()
-    jail = Jail(limits)
+    jail = Jail(limits, reach)
     try:
         proc = subprocess.Popen(
             [sys.executable, "-s", "-m", module],

@@ -117,9 +117,9 @@ class Patient(ginsim.Strategy):
 
 
 def test_classes_instances_and_names():
-    assert ginsim.session.spec_text(Patient) == f"{__name__}:Patient"
-    assert ginsim.session.spec_text(Patient(margin=3)) == f"{__name__}:Patient:margin=3"
-    assert ginsim.session.spec_text(Threshold(knock_at=4)) == "threshold:knock_at=4"
+    assert ginsim.api.spec_text(Patient) == f"{__name__}:Patient"
+    assert ginsim.api.spec_text(Patient(margin=3)) == f"{__name__}:Patient:margin=3"
+    assert ginsim.api.spec_text(Threshold(knock_at=4)) == "threshold:knock_at=4"
     with ginsim.match(Patient(margin=2), "patient", hands=4, jobs=1) as run:
         assert run.manifest.labels == ["patient:margin=2", "patient"]
     with pytest.raises(RunError, match="a strategy is"):

@@ -2,7 +2,7 @@
 harmers.py and protocol.py): each attacker gains nothing over its honest twin, its
 victim is never charged, the chunk ends, and nothing of the bots outlives it.
 
-Bots run in namespaces of their own when the referee is root (ginsim.outside.jail); the
+Bots run in namespaces of their own when the referee is root (ginsim.tournament.confine); the
 tests keep them root inside (``GINSIM_BOT_USER=root``) where this machine's Python is
 not runnable by other users; ``test_seats_run_as_users_of_their_own`` needs one that is."""
 
@@ -15,15 +15,18 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from attacks.common import CHEAT_MARK
 from attacks.harmers import FORKED_NAME, SHARED
 
+from ginsim.engine.guard import DecisionTimeout
 from ginsim.engine.registry import StrategySpec, parse_spec
 from ginsim.engine.rules import Rules
-from ginsim.run import isolate
-from ginsim.run.jailer import read_bounded, unreachable
 from ginsim.run.worker import ChunkTask, play_chunk
+from ginsim.tournament import bot_process, referee
+from ginsim.tournament.confine import closed_folders, namespaces_available
+from ginsim.tournament.processes import reach_paths, read_bounded
 
 ATTACKS = Path(__file__).resolve().parents[1] / "attacks"
 NAMESPACES = sys.platform.startswith("linux") and os.geteuid() == 0
@@ -95,7 +98,7 @@ def honest() -> dict[str, np.ndarray]:
 @pytest.mark.parametrize("attacker", ["Killer", "Stopper", "MemReader", "Forker", "DiskFiller"])
 def test_harmers_gain_nothing(attacker: str, honest: dict[str, np.ndarray]) -> None:
     log = play(f"harmers:{attacker}")
-    isolate.close_pool()  # the bots' processes kept for the pairing's next chunk: the run's end
+    referee.close_pool()  # the bots' processes kept for the pairing's next chunk: the run's end
     assert marks(log) == 0 and victim_charged(log) == 0
     assert same_log(log, honest)  # its honest twin's hands, move for move
     assert left_behind() == []  # no child, no daemon outlives the chunk
@@ -143,7 +146,7 @@ def test_protocol_attacks_are_the_attackers_forfeits(attacker: str, reason: str)
 
 
 def test_a_bot_that_sleeps_as_it_starts_forfeits_in_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(isolate, "START_TIMEOUT", 2.0)
+    monkeypatch.setattr(bot_process, "START_TIMEOUT", 2.0)
     t0 = time.monotonic()
     log = play("protocol:SleepAtStart", deals=2)
     assert victim_charged(log) == 0 and (log["forfeit_seat"] == log["seat_a"]).all()
@@ -152,13 +155,13 @@ def test_a_bot_that_sleeps_as_it_starts_forfeits_in_time(monkeypatch: pytest.Mon
 
 
 def test_a_bot_that_never_reads_cannot_block_a_write() -> None:
-    bot = isolate.BotProcess(parse_spec("simple"), Rules().to_dict(), 1.0, None)
+    bot = bot_process.BotProcess(parse_spec("simple"), Rules().to_dict(), 1.0, None)
     proc = subprocess.Popen(["sleep", "30"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     bot.proc = proc
     os.set_blocking(proc.stdin.fileno(), False)  # type: ignore[union-attr]
     t0 = time.monotonic()
-    with pytest.raises(isolate.DecisionTimeout):
-        bot._send(b"x" * (1 << 22), time.monotonic() + 1.0)  # far more than a pipe holds
+    with pytest.raises(DecisionTimeout):
+        bot.request({"op": "batch", "items": [[1] * (1 << 20)]}, 1.0)  # far more than a pipe holds
     assert time.monotonic() - t0 < 10 and proc.poll() is not None  # killed
 
 
@@ -173,11 +176,8 @@ def test_a_process_that_writes_without_end_is_read_with_a_bound() -> None:
 @needs_root
 def test_seats_run_as_users_of_their_own(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("GINSIM_BOT_USER")
-    if why := unreachable():
-        pytest.skip(f"the bots' users cannot run this Python: {why}")
-    bot = ATTACKS / "harmers.py"
-    if any(not p.stat().st_mode & 0o001 for p in bot.parents):
-        pytest.skip("the attack fixtures lie in a folder other users cannot enter")
+    if not namespaces_available():
+        pytest.skip("this system forbids the namespaces a bot is confined in")
     log = play("harmers:MemReader")
     assert marks(log) == 0 and victim_charged(log) == 0
     assert left_behind() == []
@@ -187,4 +187,45 @@ def test_a_forfeits_traceback_shows_the_bots_own_file() -> None:
     log = play("crashers:Exit3", deals=1)
     assert (log["forfeit_seat"] == log["seat_a"]).all()
     details = [str(d) for d in log.get("forfeit_details", [])]
-    assert details and all("crashers.py" in d and "isolate.py" not in d for d in details), details
+    assert details and all("crashers.py" in d and "referee.py" not in d for d in details), details
+
+
+def test_the_folders_a_bot_must_read_are_found_closed_or_open(tmp_path: Path) -> None:
+    closed = tmp_path / "closed"
+    inner = closed / "a" / "b"
+    inner.mkdir(parents=True)
+    (inner / "bot.py").write_text("")
+    closed.chmod(0o700)
+    found = closed_folders([str(inner / "bot.py"), str(closed / "a")])
+    assert found[str(closed)] == {"a"}
+    assert all(os.stat(f).st_mode & 0o001 == 0 for f in found)
+    assert str(inner) not in found  # open folders inside a closed one are not covered
+    assert os.getcwd() in reach_paths() and str(tmp_path) in reach_paths((str(tmp_path),))
+
+
+@needs_root
+def test_a_python_behind_a_closed_folder_still_runs_the_bots(tmp_path: Path) -> None:
+    """A bot's user cannot enter a folder of mode 0700 (``/root`` of a pyenv Python): its
+    mount namespace covers that folder with one holding only the entries on the way."""
+    if not namespaces_available():
+        pytest.skip("this system forbids the namespaces a bot is confined in")
+    home = tmp_path / "home"
+    (home / "bots").mkdir(parents=True)
+    (home / "secret.txt").write_text("not for bots")
+    bot = home / "bots" / "peek.py"
+    bot.write_text(
+        "import os\n"
+        "from ginsim.strategies.simple import Simple\n"
+        "class Peek(Simple):\n"
+        "    def discard(self, view):\n"
+        "        assert os.getuid() != 0 and not os.path.exists(" + repr(str(home / "secret.txt")) + ")\n"
+        "        return super().discard(view)\n"
+    )
+    home.chmod(0o700)
+    env = {k: v for k, v in os.environ.items() if k != "GINSIM_BOT_USER"}
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-m", "ginsim", "match", f"{bot}:Peek", "simple", "--hands", "4", "--isolate", "-q"]
+    done = subprocess.run([*cmd, "--no-plots", "--out", str(out)], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    log = pd.concat(pd.read_parquet(f) for f in sorted((out / "hands").glob("*.parquet")))
+    assert len(log) == 4 and (log["outcome"] != "forfeit").all(), log["forfeit_reason"].tolist()

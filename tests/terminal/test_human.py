@@ -19,10 +19,10 @@ from ginsim.engine.cards import CARD_NAMES, cards_of, parse_card
 from ginsim.engine.guard import letting_through
 from ginsim.engine.layoff import layoff_is_legal
 from ginsim.engine.melds import tables_for
-from ginsim.engine.play import play_hand
+from ginsim.engine.playhand import play_hand
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules
-from ginsim.terminal.play import Console, GameSummary, HumanPlayer, Quit, TerminalGame
+from ginsim.terminal.human import Console, GameSummary, HumanPlayer, Quit, TerminalGame
 from ginsim.terminal.textview import Style
 
 TARGET = 60  # a shorter game than 100, still several hands

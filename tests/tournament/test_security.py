@@ -24,7 +24,7 @@ from ginsim.strategies.simple import Simple
 from support.runs import ginsim_subprocess
 
 from ginsim.engine.melds import tables_for
-from ginsim.engine.play import play_hand
+from ginsim.engine.playhand import play_hand
 from ginsim.engine.registry import StrategySpec, parse_spec
 from ginsim.engine.rules import Rules
 from ginsim.run.seeding import deal_seed, deck_for, strategy_seed, text_key

@@ -1,4 +1,4 @@
-"""The friendly library calls: strategies by name, results with card names."""
+"""The library's hand calls (ginsim.hands): strategies by name, results with card names."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from ginsim.strategies.threshold import Threshold
 
 import ginsim
-from ginsim.engine.play import play_hand as engine_play_hand
+from ginsim.engine.playhand import play_hand as engine_play_hand
 from ginsim.engine.registry import parse_spec
 from ginsim.errors import CardError, StrategySpecError
 

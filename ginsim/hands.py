@@ -1,7 +1,7 @@
 """The library calls as ``import ginsim`` offers them: strategies by name or spec as well
 as instances, decks and hands as card text, answers as card names.
 
-The engine's own functions (ginsim.engine.play.play_hand, ginsim.engine.game.play_game,
+The engine's own functions (ginsim.engine.playhand.play_hand, ginsim.engine.game.play_game,
 ginsim.engine.melds.best_discards) keep their typed signatures (the hot modules are
 compiled); these wrap them. Naming follows one rule: a ``_mask`` function answers with
 bit masks, the plain name with card names.
@@ -15,8 +15,8 @@ from ginsim.engine.cards import Card, Mask, format_cards, parse_card, parse_card
 from ginsim.engine.game import MAX_HANDS_PER_GAME, GameResult
 from ginsim.engine.game import play_game as _play_game
 from ginsim.engine.melds import best_discards as best_discards_mask
-from ginsim.engine.play import HandResult
-from ginsim.engine.play import play_hand as _play_hand
+from ginsim.engine.playhand import HandResult
+from ginsim.engine.playhand import play_hand as _play_hand
 from ginsim.engine.registry import check_decisions, parse_spec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
@@ -72,7 +72,7 @@ def play_hand(
     *,
     seed: int = 0,
 ) -> HandResult:
-    """Play one hand (``ginsim.engine.play.play_hand``) with friendlier arguments:
+    """Play one hand (``ginsim.engine.playhand.play_hand``) with friendlier arguments:
     ``strategies`` as spec text, classes or instances; ``deck`` as 52 card names (text
     or a list, top first), card ints, or None for the deck of ``seed`` (the first deal
     of a run with that master seed). ``result.describe()`` and ``result.as_dict()``

@@ -4,8 +4,8 @@ Checking a spec (``parse_spec``: the class found, its parameters read and conver
 instance built) imports the strategy's module, which runs its code. In tournament mode
 (``--isolate``) the referee must run no bot code at all, so each spec that would import
 outside code (``registry.imports_outside_code``: a plugin, ``package.module:Class``,
-``file.py:Class``) is checked in a process of its own (ginsim.outside.spec_host), started
-as a bot's process is (ginsim.run.isolate: minimal environment, the bot user when run as
+``file.py:Class``) is checked in a process of its own (ginsim.tournament.spec_host), started
+as a bot's process is (ginsim.tournament.referee: minimal environment, the bot user when run as
 root). The referee gets back plain facts (``SpecFacts``) or the very error line
 ``parse_spec`` would give, and raises that as a StrategySpecError: the command stops with
 one line and exit status 2, before any run folder is written. Built-in strategies are
@@ -22,9 +22,9 @@ from typing import Any
 
 from ginsim.engine.registry import SpecFacts, StrategySpec, imports_outside_code, parse_spec
 from ginsim.errors import StrategySpecError, one_line
-from ginsim.outside.spec_host import MARK
-from ginsim.run.isolate import START_TIMEOUT
-from ginsim.run.jailer import Jail, end_process, read_bounded, start_bot_process
+from ginsim.tournament.bot_process import START_TIMEOUT
+from ginsim.tournament.processes import Jail, end_process, read_bounded, spec_files, start_bot_process
+from ginsim.tournament.spec_host import MARK
 
 OUTPUT_LIMIT = 1 << 20
 """Bytes of a check's output kept (the first of stdout, the last of stderr)."""
@@ -62,7 +62,9 @@ def _check(groups: list[list[str]]) -> list[list[StrategySpec]]:
 
 
 def _start(texts: list[str]) -> tuple[subprocess.Popen[bytes], Jail]:
-    proc, jail = start_bot_process("ginsim.outside.spec_host", subprocess.PIPE, "a process to check the strategies")
+    proc, jail = start_bot_process(
+        "ginsim.tournament.spec_host", subprocess.PIPE, "a process to check the strategies", reach=spec_files(texts)
+    )
     assert proc.stdin is not None
     try:
         proc.stdin.write((json.dumps({"specs": texts}) + "\n").encode())

@@ -1,4 +1,4 @@
-"""Tournament mode's spec check (ginsim.run.speccheck): a bot's module is imported only
+"""Tournament mode's spec check (ginsim.tournament.spec_check): a bot's module is imported only
 in processes of its own, never by the referee, and a bad spec still stops the command
 with the same single line, exit status 2, before any run folder is written."""
 
@@ -13,7 +13,7 @@ import pytest
 from support.runs import ginsim_subprocess
 
 from ginsim.engine.registry import imports_outside_code
-from ginsim.run.speccheck import parse_specs
+from ginsim.tournament.spec_check import parse_specs
 
 ATTACKS = Path(__file__).resolve().parents[1] / "attacks"
 
@@ -76,7 +76,7 @@ def test_in_tournament_mode_the_referee_never_imports_a_bot(bot: Path, tmp_path:
     code, err = _match(bot, tmp_path / "iso", "--jobs", "2", "--isolate")
     assert code == 0, err
     importers = _importers(bot)
-    assert set(importers) == set(_jailed("spec_host.py", "sandbox_host.py"))  # neither the command nor its workers
+    assert set(importers) == set(_jailed("spec_host.py", "bot_host.py"))  # neither the command nor its workers
 
 
 @pytest.mark.parametrize(

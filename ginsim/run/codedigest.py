@@ -108,8 +108,44 @@ def _combine(files: dict[str, str], *extra: str) -> str:
 
 
 def spec_digest(spec: StrategySpec, cwd: Path | None = None) -> CodeDigest:
-    """The code digest of one spec's strategy (nothing of it is imported)."""
+    """The code digest of one spec's strategy (nothing of it is imported), with the files
+    its parameters name (``learned:model=PATH``: a model retrained in place is new code)."""
     cwd = Path(os.getcwd()) if cwd is None else cwd
+    code = _code_digest(spec, cwd)
+    named = _named_files(spec, cwd)
+    if not named:
+        return code
+    files = {**code.files, **named}
+    return CodeDigest(_combine(files, code.digest), files, code.kind)
+
+
+def _named_files(spec: StrategySpec, cwd: Path) -> dict[str, str]:
+    """``param:NAME`` -> the digest of the file a text parameter names, for each one
+    that names an existing file."""
+    out: dict[str, str] = {}
+    for name, value in sorted(spec.params.items()):
+        if not isinstance(value, str) or not value or len(value) > 4096:
+            continue
+        path = Path(value).expanduser()
+        path = path if path.is_absolute() else cwd / path
+        try:
+            if path.is_file():
+                out[f"param:{name}"] = _file_sha(path)
+        except OSError:  # a value that is not a usable path
+            continue
+    return out
+
+
+def _file_sha(path: Path) -> str:
+    """A file's SHA-256, or its size and time when it is past ``MAX_DATA_BYTES``."""
+    try:
+        st = path.stat()
+        return _sha(path.read_bytes()) if st.st_size <= MAX_DATA_BYTES else f"size {st.st_size}, mtime {st.st_mtime_ns}"
+    except OSError:
+        return "unreadable"
+
+
+def _code_digest(spec: StrategySpec, cwd: Path) -> CodeDigest:
     target = spec.target
     if is_outside(target):
         return _java_digest(target, cwd)
@@ -235,13 +271,7 @@ def _data_files(folder: Path) -> dict[str, str]:
     except OSError:
         return out
     for p in candidates[:MAX_DATA_FILES]:
-        try:
-            st = p.stat()
-            out[f"data:{p.name}"] = (
-                _sha(p.read_bytes()) if st.st_size <= MAX_DATA_BYTES else f"size {st.st_size}, mtime {st.st_mtime_ns}"
-            )
-        except OSError:
-            out[f"data:{p.name}"] = "unreadable"
+        out[f"data:{p.name}"] = _file_sha(p)
     return out
 
 
@@ -280,7 +310,8 @@ def _imports(data: bytes, module: str, file: Path) -> list[str]:
 @lru_cache(maxsize=1)
 def ginsim_digest() -> CodeDigest:
     """The built-ins' code: ginsim's version and the sources that play a hand (the
-    engine, the plugin surface (``SURFACE``) and the built-in strategies)."""
+    engine, the plugin surface (``SURFACE``) and the built-in strategies, with the data
+    files beside them: ``learned``'s model)."""
     package = Path(__file__).resolve().parent.parent  # ginsim/
     files: dict[str, str] = {}
     sources = [package / f"{name}.py" for name in SURFACE] + sorted((package / "engine").rglob("*.py"))
@@ -294,6 +325,9 @@ def ginsim_digest() -> CodeDigest:
         except ValueError:
             rel = "strategies/" + source.name
         files[rel] = _sha(source.read_bytes())
+    if spec is not None and spec.submodule_search_locations:
+        for folder in spec.submodule_search_locations:
+            files.update({f"strategies/{k}": v for k, v in _data_files(Path(folder)).items()})
     return CodeDigest(_combine(files, "ginsim", __version__), files, "builtin")
 
 

@@ -157,3 +157,28 @@ def test_data_beside_the_bot_and_a_policy_behind_a_prefix_are_its_code(tmp_path)
     np.save(tmp_path / "weights.npy", np.ones(3))  # retrained
     after = spec_digest(spec, cwd=tmp_path)
     assert after.digest != before.digest and after.files["pol.py"] == before.files["pol.py"]
+
+
+def test_a_model_file_a_parameter_names_is_part_of_the_code(tmp_path, run_cli):
+    """``learned:model=PATH`` retrained in place between two sessions of a run: refused,
+    as a changed source is."""
+    import shutil
+
+    from ginsim.strategies import learned
+
+    model = tmp_path / "mine.npz"
+    shutil.copy(Path(learned.__file__).with_name("learned.npz"), model)
+    spec = f"learned:model={model}"
+    before = spec_digest(parse_spec(spec), cwd=tmp_path)
+    assert "param:model" in before.files
+    out = tmp_path / "run"
+    assert run_cli(*_args(spec, out)).code == 0
+    (out / "hands" / chunk_files(out)[-1].name).unlink()
+    with model.open("ab") as f:
+        f.write(b"\0")  # retrained, say
+    r = run_cli(*_args(spec, out))
+    assert r.code == 2 and "changed: param:model" in r.err, r.err
+
+
+def test_the_built_ins_digest_holds_the_shipped_model() -> None:
+    assert "strategies/data:learned.npz" in ginsim_digest().files

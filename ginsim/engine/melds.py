@@ -9,7 +9,7 @@ cards from its suit into the group simply add up, so no enumeration is needed at
 This module builds those tables (``MeldTables``, once per ``max_run_length``) as the one
 flat array ``ginsim.engine.kernel`` computes on; the arithmetic itself is the kernel's.
 The ``*_mask`` functions take and return raw masks and are the hot path; ``deadwood`` and
-``best_melds`` are the friendly wrappers that accept card text too.
+``best_melds`` are the wrappers that accept card text too.
 """
 
 from __future__ import annotations

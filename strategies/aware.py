@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ginsim import MeldTables, tables_for
-from ginsim.cards import VALUE_OF, Card, Mask
+from ginsim.cards import VALUE_OF, Card, Mask, cards_list
 from ginsim.playout import outs_mask
 from ginsim.strategy import Strategy
 from ginsim.view import PlayerView
@@ -402,12 +402,12 @@ class Aware(Strategy):
         if cards & banned:
             cards &= ~banned
             if not cards:  # the best discard is the upcard just taken: the best of the rest
-                dw = min(tables.deadwood_mask(hand & ~(1 << c)) for c in _cards(hand & ~banned))
-                cards = sum(1 << c for c in _cards(hand & ~banned) if tables.deadwood_mask(hand & ~(1 << c)) == dw)
+                dw = min(tables.deadwood_mask(hand & ~(1 << c)) for c in cards_list(hand & ~banned))
+                cards = sum(1 << c for c in cards_list(hand & ~banned) if tables.deadwood_mask(hand & ~(1 << c)) == dw)
         if dw == 0 or (dw <= view.knock_limit and dw <= self.knock_limit_now(view)):
             if cards & (cards - 1) == 0:
                 return cards.bit_length() - 1
-            return min(_cards(cards), key=model.danger)
+            return min(cards_list(cards), key=model.danger)
         return self.ranked_discards(view, hand, banned, model)[0][2]
 
     def discard(self, view: PlayerView) -> Card:
@@ -417,12 +417,3 @@ class Aware(Strategy):
     def knock(self, view: PlayerView) -> bool:
         dw = view.discard_deadwood
         return dw == 0 or dw <= self.knock_limit_now(view)
-
-
-def _cards(mask: Mask) -> list[Card]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out

@@ -74,20 +74,21 @@ def main(argv: list[str] | None = None) -> None:
         code: Any = 0
     except SystemExit as e:
         code = e.code
-    _finish(code)
+    status = code if isinstance(code, int) else (0 if code is None else 1)
+    _finish(status)
     if _lingering():
         sys.stdout.flush()
         sys.stderr.flush()
-        os._exit(code if isinstance(code, int) else (0 if code is None else 1))
+        os._exit(status)
     sys.exit(code)
 
 
-def _finish(code: Any) -> None:
+def _finish(status: int) -> None:
     """The command is done and everything written. The worker pool is shut down now, deaf
     to Ctrl-C and SIGTERM, rather than at the interpreter's exit (where an interrupt would
-    show loky's traceback): its workers are idle, so this is quick. From then on an
-    interrupt only ends the process at once, with the command's own status."""
-    status = code if isinstance(code, int) else (0 if code is None else 1)
+    show loky's traceback): its workers are idle, so this is quick, and none outlives the
+    command (a strategy's thread may keep one alive: it is killed). From then on an
+    interrupt only ends the process at once, with the command's own ``status``."""
 
     def now(_signum: int, _frame: Any) -> None:
         with contextlib.suppress(Exception):
@@ -103,29 +104,20 @@ def _finish(code: Any) -> None:
     loky = sys.modules.get("joblib.externals.loky.reusable_executor")
     executor = getattr(loky, "_executor", None)
     if executor is not None:
-        with contextlib.suppress(Exception):
+        try:
             executor.shutdown(wait=True, kill_workers=True)
+        except Exception:  # noqa: BLE001 - a pool that will not shut down: its workers are killed
+            for proc in list(getattr(executor, "_processes", {}).values()):
+                with contextlib.suppress(OSError, ValueError, AttributeError):
+                    os.kill(proc.pid, signal.SIGKILL)
     signal.signal(signal.SIGINT, now)
     signal.signal(signal.SIGTERM, now)
 
 
 def _lingering() -> bool:
-    """Whether threads other than ginsim's would keep the process alive: a strategy's.
-    The pool's worker processes are killed then, so that none outlives the command
-    (a strategy's thread may keep one alive too)."""
-
-    def alive() -> bool:
-        main = threading.main_thread()
-        return any(t.is_alive() and not t.daemon and not _pools(t) for t in threading.enumerate() if t is not main)
-
-    if not alive():
-        return False
-    loky = sys.modules.get("joblib.externals.loky.reusable_executor")
-    executor = getattr(loky, "_executor", None)
-    for proc in list(getattr(executor, "_processes", {}).values()):  # a worker a strategy's thread keeps alive
-        with contextlib.suppress(OSError, ValueError, AttributeError):
-            os.kill(proc.pid, signal.SIGKILL)
-    return True
+    """Whether threads other than ginsim's (a strategy's) would keep the process alive."""
+    main = threading.main_thread()
+    return any(t.is_alive() and not t.daemon and not _pools(t) for t in threading.enumerate() if t is not main)
 
 
 _POOL_MODULES = ("joblib.", "concurrent.futures", "multiprocessing.", "distributed.", "tornado.")

@@ -26,6 +26,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
 from ginsim.engine.registry import StrategySpec, parse_spec
 from ginsim.engine.rules import Rules, load_rules
 from ginsim.engine.strategy import Strategy
@@ -136,7 +137,9 @@ def match(
     "general" (``ginsim --engine``; the same hand log from each); None (the default)
     lets ``GINSIM_GENERAL=1`` or ``GINSIM_JIT=0`` choose, else "auto". Further
     ``options``: ``chunk``, ``backend``, ``scheduler``, ``quiet`` (default True),
-    ``plots`` (write the chart files; default False: ``Run.plot`` draws on demand), ``svg``."""
+    ``plots`` (write the chart files; default False: ``Run.plot`` draws on demand), ``svg``,
+    ``decision_limit`` (``--decision-limit``: seconds; 0 plays without a watchdog, in this
+    very process when ``jobs=1``)."""
     run = MatchRun(spec_text(a), spec_text(b))
     kw = dict(hands=hands, games=games, seed=seed, rules=rules, duplicate=duplicate, jobs=jobs, out=out)
     return _start(run, sprt=sprt, engine=engine, **kw, **options)
@@ -219,6 +222,7 @@ def _start(
     svg: bool = False,
     sprt: str | None = None,
     engine: Engine | str | None = None,
+    decision_limit: float | None = DEFAULT_DECISION_LIMIT,
     echo: Callable[[str], None] = print,
 ) -> Run:
     from ginsim.launch import sprt_settings
@@ -238,6 +242,7 @@ def _start(
         plots=plots,
         svg=svg,
         engine=resolve_engine(engine),
+        decision_limit=decision_limit,
     )
     if sprt is not None:
         if not isinstance(run, MatchRun):

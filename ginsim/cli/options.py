@@ -147,8 +147,9 @@ def isolate_options(f: Callable[..., Any]) -> Callable[..., Any]:
                 default=DEFAULT_DECISION_LIMIT,
                 show_default=True,
                 metavar="SECONDS",
-                help="Hard limit on one decision of a strategy: past it the strategy forfeits the hand "
-                "(0: no limit; the rules' time_per_hand, if shorter, applies). See docs/security.md.",
+                help="Limit on one decision of a strategy: past it the strategy forfeits the hand, and a "
+                "decision still running a grace later has its process ended (0: no limit; the rules' "
+                "time_per_hand, if shorter, applies). See docs/security.md.",
             ),
             click.option(
                 "--shared-decks",

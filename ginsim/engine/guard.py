@@ -8,9 +8,10 @@ through and stops the run. The engine counts strategy calls in ``ginsim.engine.p
 the limit and ends the decision with ``DecisionTimeout`` raised in the main thread (from
 a SIGALRM handler, so a ``time.sleep`` is cut short too), which the engine records as a
 forfeit. A strategy stuck in C code that never returns to the interpreter, or one that
-catches ``DecisionTimeout`` and carries on, is beyond this: tournament mode
-(``ginsim.tournament.referee``) kills its process instead. Signals are only handled in the main
-thread, so a run played in other threads (dask's thread workers) has no watchdog.
+catches ``DecisionTimeout`` and carries on, is beyond this: the process playing the chunk
+is then ended from outside (ginsim.run.hardlimit's supervisor; tournament mode's referee
+kills a bot's process). Signals are only handled in the main thread, so a run played in
+other threads (dask's thread workers) has no watchdog.
 """
 
 from __future__ import annotations
@@ -31,10 +32,11 @@ DEFAULT_DECISION_LIMIT = 60.0
 class DecisionTimeout(BaseException):
     """A strategy's decision ran past the hard limit (raised inside the strategy's call)."""
 
-    def __init__(self, limit: float, clock: bool = False) -> None:
+    def __init__(self, limit: float, clock: bool = False, hard: bool = False) -> None:
         super().__init__(f"no answer within {limit:g}s")
         self.limit = limit
         self.clock = clock  # the limit came from the rules' clock (R25)
+        self.hard = hard  # a supervisor ended the process stuck in it (ginsim.run.hardlimit)
 
 
 class BotFailure(Exception):
@@ -149,6 +151,14 @@ class _AsyncTimeout(DecisionTimeout):
         super().__init__(STATE.limit, STATE.clock)
 
 
+def watchdog_limit(decision_limit: float | None, time_per_hand: float | None) -> float:
+    """The seconds after which the watchdog ends a decision: ``decision_limit``, or the
+    rules' clock ``time_per_hand`` when that is shorter; 0.0 (no watchdog) when
+    ``decision_limit`` is None or 0."""
+    limits = [x for x in (decision_limit, time_per_hand) if x]
+    return min(limits) if decision_limit and limits else 0.0
+
+
 @contextmanager
 def guarded(decision_limit: float | None, time_per_hand: float | None = None) -> Iterator[None]:
     """Play under guard: Ctrl-C marked as the user's, and (main thread only) a watchdog
@@ -157,8 +167,7 @@ def guarded(decision_limit: float | None, time_per_hand: float | None = None) ->
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    limits = [x for x in (decision_limit, time_per_hand) if x]
-    limit = min(limits) if decision_limit and limits else 0.0
+    limit = watchdog_limit(decision_limit, time_per_hand)
     old: dict[int, Any] = {}
     if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # started ignoring it (nohup): keep so
         old[signal.SIGINT] = signal.signal(signal.SIGINT, _on_sigint)

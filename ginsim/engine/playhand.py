@@ -50,14 +50,43 @@ __all__ = [
 
 class _Watch:
     """Strategy calls so far in this process: odd while a strategy is thinking (the
-    watchdog of ginsim.engine.guard reads it: ``guard.watch_calls`` is given it below)."""
+    watchdog of ginsim.engine.guard reads it: ``guard.watch_calls`` is given it below).
+
+    For the hard limit (ginsim.run.hardlimit), a supervised process also shares the count
+    with its supervisor through ``shared`` (slot 1: the count as each call began, slot 2:
+    the count when the hand began), and ``force`` names the call of the hand (its number since the hand
+    began, counting from 1) that times out at once without reaching the strategy: the
+    decision a killed process was stuck in, when its chunk is played again."""
 
     def __init__(self) -> None:
         self.calls = 0
+        self.base = 0  # the count when the current hand began
+        self.force = -1  # the call of this hand to time out unasked (-1: none)
+        self.force_limit = 0.0  # the hard limit it went past, in seconds
+        self.shared: Any = None  # a writable int64 memoryview shared with a supervisor, or None
 
 
 WATCH: Final = _Watch()
 watch_calls(WATCH)  # the guard reads the count without importing the play loop
+
+
+def _enter() -> None:
+    """A strategy call begins (inside its guard: a forced timeout is that call's forfeit)."""
+    w = WATCH
+    w.calls += 1
+    shared = w.shared
+    if shared is not None:
+        shared[1] = w.calls
+    if w.force >= 0 and w.calls - w.base == w.force:
+        raise DecisionTimeout(w.force_limit, hard=True)
+
+
+def _leave() -> None:
+    """A strategy call has ended, however it ended. (The supervisor is not told: the next
+    call, or the next hand, tells it soon enough, and one shared write a call is half
+    the cost of two.)"""
+    WATCH.calls += 1
+
 
 clock_time = time.perf_counter
 """The clock that times strategies when the rules set one (R25); read once per hand, so a
@@ -101,6 +130,8 @@ def _raised(seat: int, method: str, e: BaseException) -> Forfeit:
         raise e
     if isinstance(e, DecisionTimeout):
         what = "time_per_hand, R25" if e.clock else "the hard limit per decision"
+        if e.hard:
+            what += "; the process playing it was ended"
         return Forfeit(seat, "clock", f"{method}: no answer within {e.limit:g}s ({what})")
     if isinstance(e, BotFailure):
         return Forfeit(seat, e.kind, f"{method} {e}")
@@ -133,6 +164,9 @@ def play_hand(
     the hand (R25, R26); the result says who, what kind and why. ``checked`` says the
     deck is already known to be a list of the 52 card ints (``seeding.check_decks``)."""
     hand = Hand(rules, deck, dealer, scores, seeds, log, checked)
+    WATCH.base = WATCH.calls
+    if WATCH.shared is not None:
+        WATCH.shared[2] = WATCH.calls
     views = hand.views
     deadwood = hand.tables.deadwood_mask
     knock_limit = hand.knock_limit  # R14, R29
@@ -176,13 +210,13 @@ def play_hand(
                 gin_now: object = True  # the default when the class has no take_big_gin
                 big_gin_fn = fns[_BIG_GIN]
                 if big_gin_fn is not None:
-                    WATCH.calls += 1
                     try:
+                        _enter()
                         gin_now = big_gin_fn(strategy, view)
                     except BaseException as e:  # noqa: BLE001
                         raise _raised(seat, "take_big_gin", e) from None
                     finally:
-                        WATCH.calls += 1
+                        _leave()
                 if type(gin_now) is not bool:
                     gin_now = _plain_bool(gin_now)
                 if gin_now is True:
@@ -192,15 +226,15 @@ def play_hand(
                     break
                 if gin_now is not False:
                     raise _not_bool(seat, "take_big_gin", gin_now)
-            WATCH.calls += 1
             try:
+                _enter()
                 card: object = fns[_DISCARD](strategy, view)
                 if type(card) is not int:
                     card = _as_card(card)  # may run the answer's own __index__: guarded too
             except BaseException as e:  # noqa: BLE001
                 raise _raised(seat, "discard", e) from None
             finally:
-                WATCH.calls += 1
+                _leave()
             knock: object = False
             # Whether to ask about a knock: the seat's own best-discard answer for this
             # very hand saves a deadwood call; a knock itself is verified in discard().
@@ -216,13 +250,13 @@ def play_hand(
                 view.phase = KNOCK
                 view.discard_choice = c
                 view.discard_deadwood = dw
-                WATCH.calls += 1
                 try:
+                    _enter()
                     knock = fns[_KNOCK](strategy, view)
                 except BaseException as e:  # noqa: BLE001
                     raise _raised(seat, "knock", e) from None
                 finally:
-                    WATCH.calls += 1
+                    _leave()
                 if type(knock) is not bool:
                     knock = _plain_bool(knock)
                     if knock is not True and knock is not False:
@@ -374,13 +408,13 @@ class _Seats:
                 seen[s] += 1
                 if w is not None:
                     t0 = perf() if timed else 0.0
-                    WATCH.calls += 1
                     try:
+                        _enter()
                         w(self.players[s], view, ev)
                     except BaseException as e:  # noqa: BLE001 - any failure forfeits (R26)
                         raise _raised(s, "observe", e) from None
                     finally:
-                        WATCH.calls += 1
+                        _leave()
                     if timed:
                         self.clock.charge(s, perf() - t0)
 
@@ -389,15 +423,15 @@ class _Seats:
         is charged (R25); a showdown hook's list answer (``melds``) is copied inside the
         guard, since iterating it may run the strategy's code."""
         t0 = clock_time() if self.timed else 0.0
-        WATCH.calls += 1
         try:
+            _enter()
             out = self.entries[s][entry](self.players[s], self.views[s])
             if melds and out is not None and type(out) is not int:
                 out = _plain_melds(out)
         except BaseException as e:  # noqa: BLE001 - any failure forfeits (R26)
             raise _raised(s, method, e) from None
         finally:
-            WATCH.calls += 1
+            _leave()
         if self.timed:
             self.clock.charge(s, clock_time() - t0)
         return out

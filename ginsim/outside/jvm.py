@@ -264,6 +264,14 @@ def jvm_for(classpath: str, seat: int) -> Jvm:
 
 
 @atexit.register
-def _close_all() -> None:
+def close_all() -> None:
+    """Stop every JVM this process started."""
     for jvm in list(_LIVE):
         jvm.close()
+
+
+def forget_inherited() -> None:
+    """In a forked child: the JVMs it inherited are its parent's to use and stop; its own
+    players get JVMs of its own."""
+    _POOL.clear()
+    _LIVE.clear()

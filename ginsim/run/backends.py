@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ginsim.errors import RunError, StrategySpecError
+from ginsim.run.hardlimit import WorkerLost
 from ginsim.run.interrupt import watch_parent
 from ginsim.run.plan import playing
 from ginsim.run.worker import ChunkTask, play_chunk
@@ -62,11 +63,6 @@ def parallel_results(
         yield from _dask_results(tasks, jobs, scheduler)
         return
     raise RunError(f"unknown backend {backend!r} (choose from {', '.join(BACKENDS)})")
-
-
-class WorkerLost(RunError):
-    """A worker process died mid-chunk: killed from outside (the OOM killer) or ended by
-    a strategy (``os._exit``). The finished chunks stand; a rerun resumes."""
 
 
 def _exit_text(message: str, running: list[ChunkTask] | None = None) -> str:

@@ -81,13 +81,18 @@ def watch_parent() -> None:
     if _watching or parent <= 1:
         return
     _watching.append(parent)
+    set_parent_death_signal()
+    if os.getppid() != parent:  # died before the prctl took effect
+        os._exit(1)
+    threading.Thread(target=_poll, args=(parent,), name="ginsim-parent-watch", daemon=True).start()
+
+
+def set_parent_death_signal() -> None:
+    """On Linux, have the kernel kill this process when its parent dies (elsewhere nothing)."""
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent:  # died before the prctl took effect
-        os._exit(1)
-    threading.Thread(target=_poll, args=(parent,), name="ginsim-parent-watch", daemon=True).start()
 
 
 def _poll(parent: int) -> None:

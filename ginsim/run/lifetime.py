@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ginsim.engine.guard import BotFailure
+from ginsim.engine.guard import BotFailure, DecisionTimeout
 from ginsim.engine.strategy import Strategy
 from ginsim.errors import GinsimError, RunError
+from ginsim.run.hardlimit import setup_call
 from ginsim.run.plan import ChunkTask
 
 Classes = Callable[[int], tuple[Any, Any]]
@@ -37,12 +38,16 @@ class _Unbuilt(Strategy):
         raise self.failure
 
 
-def build(cls: Any, params: dict[str, Any]) -> Strategy:
-    """An instance of ``cls``; a constructor that raises is that seat's forfeit, not the chunk's end."""
+def build(cls: Any, params: dict[str, Any], side: int = 0) -> Strategy:
+    """An instance of ``cls`` (strategy a's for ``side`` 0, b's for 1); a constructor that
+    raises, or that the watchdog ends, is that seat's forfeit, not the chunk's end."""
     try:
-        return cls(**params)  # type: ignore[no-any-return]
+        with setup_call(side, 0):
+            return cls(**params)  # type: ignore[no-any-return]
     except GinsimError:  # the run's own setup (tournament mode's processes cannot start): not the seat's
         raise
+    except DecisionTimeout as e:
+        return _Unbuilt(BotFailure("clock", f"could not be built: no answer within {e.limit:g}s"))
     except Exception as e:  # noqa: BLE001 - any failure of a strategy's own code is its forfeit
         text = str(e)[:200]
         return _Unbuilt(BotFailure("raised", f"could not be built: {type(e).__name__}: {text}"))
@@ -67,16 +72,16 @@ class Seating:
             if self.keep[side]:
                 inst = self.kept.get((side, copy))
                 if inst is None:
-                    inst = self.kept[(side, copy)] = build(self.timed(copy)[side], self.params[side])
+                    inst = self.kept[(side, copy)] = build(self.timed(copy)[side], self.params[side], side)
             else:
-                inst = build((self.timed if timed else self.plain)(copy)[side], self.params[side])
+                inst = build((self.timed if timed else self.plain)(copy)[side], self.params[side], side)
             out.append(inst)
         return out[0], out[1]
 
     def fresh(self, copy: int) -> tuple[Strategy, Strategy]:
         """New, untimed instances for seat order ``copy`` (a forfeit's traced replay)."""
         a, b = self.plain(copy)
-        return build(a, self.params[0]), build(b, self.params[1])
+        return build(a, self.params[0], 0), build(b, self.params[1], 1)
 
     def tell(self, a: Strategy, b: Strategy, hook: str, index: int) -> None:
         """Call ``hook`` (``new_game`` or ``new_hand``) of the kept instances among ``a``,
@@ -87,6 +92,9 @@ class Seating:
         for side, inst in ((0, a), (1, b)):
             if self.keep[side]:
                 try:
-                    getattr(inst, hook)(index)
+                    with setup_call(side, 1 if hook == "new_hand" else 2):
+                        getattr(inst, hook)(index)
+                except DecisionTimeout as e:
+                    raise RunError(f"{self.names[side]}: {hook}({index}) gave no answer within {e.limit:g}s") from None
                 except Exception as e:  # noqa: BLE001 - any failure is one line naming the strategy
                     raise RunError(f"{self.names[side]}: {hook}({index}) raised {type(e).__name__}: {e}") from None

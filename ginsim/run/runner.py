@@ -25,6 +25,7 @@ from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
 from ginsim.errors import GinsimError, Interrupted, RunError
 from ginsim.run.folder import default_out, now, prepare_folder
 from ginsim.run.grow import grown_plan
+from ginsim.run.hardlimit import WorkerLost
 from ginsim.run.interrupt import exit_reported, sigterm_as_interrupt
 from ginsim.run.options import Engine
 from ginsim.run.plan import PER_PAIRING, RunPlan
@@ -319,7 +320,7 @@ def _failure(e: BaseException, folder: Path) -> GinsimError | None:
     """The one-line error a failure of the run becomes (None: not ours to translate)."""
     from concurrent.futures.process import BrokenProcessPool
 
-    if type(e).__name__ == "WorkerLost":  # a worker died under tournament mode's backend
+    if isinstance(e, WorkerLost):  # a process playing a chunk died (ginsim.run.hardlimit)
         return RunError(_resume_hint(str(e), folder))
     if isinstance(e, GinsimError):
         return e

@@ -19,7 +19,7 @@ import numpy as np
 
 from ginsim.engine import fastjit
 from ginsim.engine.fastplay import ROW_FIELDS, ROW_WIDTH, fast_rows, play_fast_game
-from ginsim.engine.game import MAX_HANDS_PER_GAME, GameResult, play_game, run_game
+from ginsim.engine.game import MAX_HANDS_PER_GAME, GameResult, run_game
 from ginsim.engine.guard import check_user_stop, guarded
 from ginsim.engine.playhand import FORFEIT, HandResult, play_hand
 from ginsim.engine.policy import FastPolicy
@@ -28,6 +28,7 @@ from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
 from ginsim.errors import RunError
 from ginsim.run.columns import Columns
+from ginsim.run.hardlimit import begin_hand, forced_call, supervisable, supervised
 from ginsim.run.lifetime import Seating
 from ginsim.run.options import GENERAL_ENV, Engine
 from ginsim.run.plan import ChunkTask
@@ -62,9 +63,33 @@ def first_dealer(unit: int) -> int:
 def play_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
     """Play deals (or games) ``start..stop-1`` of one pairing; return the columns. A
     strategy's failure of any kind is a forfeit; only the user's Ctrl-C stops the chunk
-    (ginsim.engine.guard). Tournament mode plays through ginsim.tournament.referee instead. The
-    working folder is the same after the chunk as before, whatever a strategy did to it
-    (a worker process plays the next chunk's relative spec paths from it)."""
+    (ginsim.engine.guard). The general engine plays in a child process that is ended, and
+    the chunk played again with the stuck decision timed out, when a decision outlasts the
+    hard limit (ginsim.run.hardlimit). Tournament mode plays through
+    ginsim.tournament.referee instead."""
+    if not task.isolate and supervisable(task, general=_general(task)):
+        _warm_up(task)
+        return supervised(task, _in_own_folder)  # type: ignore[return-value]
+    return _in_own_folder(task)
+
+
+def _warm_up(task: ChunkTask) -> None:
+    """Derive one deal's deck and seeds here, before the chunk's child is forked: what
+    that imports and compiles (numba's seed kernels) is then done once in this process,
+    not again in each chunk's child."""
+    seeds = deal_seeds(task.seed, task.start, task.start + 64)  # 64: the most numba's kernels are used for
+    check_decks(decks_for(seeds[:1]))
+    strategy_seeds(seeds, task.pairing_key, 0, 0, task.engine == Engine.AUTO)
+
+
+def _general(task: ChunkTask) -> bool:
+    """Whether the general engine plays this chunk (strategy code runs)."""
+    return bool(fast_path_reason(task.rules, task.spec_a.load_class(), task.spec_b.load_class(), task.engine))
+
+
+def _in_own_folder(task: ChunkTask) -> dict[str, np.ndarray]:
+    """The chunk, with the working folder the same after it as before, whatever a
+    strategy did to it (a worker process plays the next chunk's relative spec paths from it)."""
     cwd = os.getcwd()
     try:
         return _guarded_chunk(task)
@@ -129,10 +154,11 @@ def _play_chunk(task: ChunkTask, for_copy: Callable[[int], tuple[Any, Any]] | No
                 seats.tell(a, b, "new_hand", unit)
                 strategies, seat_a = seats_for(copy, a, b)
                 seat_seeds = (s0[offset], s1[offset])
+                begin_hand(unit, copy)
                 r = play_hand(rules, strategies, deck, dealer, (0, 0), seat_seeds, checked=True)
                 into.add(task.pairing, unit, copy, 0, seat_a, r, (0, 0), False, -1)
                 if r.outcome == FORFEIT:
-                    again = partial(_hand_again, rules, deck, dealer, seat_seeds)
+                    again = partial(_hand_again, rules, deck, dealer, seat_seeds, (unit, copy))
                     into.later(partial(_trace, task, seats, r, unit, copy, 0, seat_a, again))
 
         def play_copy(i: int, into: Columns) -> None:  # one copy of one deal
@@ -228,15 +254,12 @@ def _play_game_unit(
 
         if fast is None and seating.keeps:  # kept instances are told of each hand
 
-            def one(
-                h: int, dealer: int, scores: tuple[int, int], sa: Any = a, sb: Any = b, seats: Any = strategies
-            ) -> Any:
+            def told(h: int, sa: Any = a, sb: Any = b) -> None:
                 seating.tell(sa, sb, "new_hand", h)
-                return play_hand(task.rules, seats, deck(h), dealer, scores, hand_seeds(h), checked=True)
 
-            game = run_game(task.rules, first_dealer(unit), one, MAX_HANDS_PER_GAME)
+            game = _game(task, unit, copy, strategies, deck, hand_seeds, told)
         elif fast is None:
-            game = play_game(task.rules, strategies, deck, first_dealer(unit), hand_seeds, checked=True)
+            game = _game(task, unit, copy, strategies, deck, hand_seeds)
         else:
             game = play_fast_game(task.rules, fast if copy == 0 else fast[::-1], deck, first_dealer(unit), hand_seeds)
         last = len(game.hands) - 1
@@ -245,9 +268,8 @@ def _play_game_unit(
             cols.add(task.pairing, unit, copy, h, seat_a, r, before, h == last, game.winner if h == last else -1)
         if game.hands and game.hands[-1].outcome == FORFEIT:
 
-            def again(pair: tuple[Strategy, Strategy], hand_seeds: Any = hand_seeds) -> HandResult:
-                replayed: GameResult = play_game(task.rules, pair, deck, first_dealer(unit), hand_seeds, checked=True)
-                return replayed.hands[-1]
+            def again(pair: tuple[Strategy, Strategy], hand_seeds: Any = hand_seeds, copy: int = copy) -> HandResult:
+                return _game(task, unit, copy, pair, deck, hand_seeds).hands[-1]
 
             cols.later(partial(_trace, task, seating, game.hands[-1], unit, copy, last, seat_a, again))
         f = game.final
@@ -257,9 +279,36 @@ def _play_game_unit(
         cols.games.append((*row, *f.points, *f.boxes, *f.totals, f.shutout))
 
 
+def _game(
+    task: ChunkTask,
+    unit: int,
+    copy: int,
+    pair: Any,
+    deck: Callable[[int], list[int]],
+    hand_seeds: Callable[[int], tuple[int, int]],
+    before: Callable[[int], None] | None = None,
+) -> GameResult:
+    """Game ``unit``'s copy ``copy`` by the general engine (``before(h)`` runs before its
+    h-th hand: kept instances told of it)."""
+
+    def one(h: int, dealer: int, scores: tuple[int, int]) -> HandResult:
+        if before is not None:
+            before(h)
+        begin_hand(unit, copy, h)
+        return play_hand(task.rules, pair, deck(h), dealer, scores, hand_seeds(h), checked=True)
+
+    return run_game(task.rules, first_dealer(unit), one, MAX_HANDS_PER_GAME)
+
+
 def _hand_again(
-    rules: Rules, deck: list[int], dealer: int, seeds: tuple[int, int], pair: tuple[Strategy, Strategy]
+    rules: Rules,
+    deck: list[int],
+    dealer: int,
+    seeds: tuple[int, int],
+    where: tuple[int, int],
+    pair: tuple[Strategy, Strategy],
 ) -> HandResult:
+    begin_hand(*where)
     return play_hand(rules, pair, deck, dealer, (0, 0), seeds, checked=True)
 
 
@@ -294,8 +343,11 @@ def _note_forfeit(
 ) -> None:
     """Trace the forfeit of row ``row`` of ``cols`` by playing it again with ``again``
     and the ``fresh`` strategies, seated (ginsim.runfolder.forfeit_records)."""
-    where = {"pairing": task.pairing, "deal": unit, "copy": copy, "game_hand": game_hand}
+    where: dict[str, Any] = {"pairing": task.pairing, "deal": unit, "copy": copy, "game_hand": game_hand}
     where["chunk_row"] = row
+    forced = forced_call(unit, copy, game_hand)
+    if forced is not None:  # its process was ended there: ``ginsim replay`` times that call out too
+        where["hard_limit_call"], where["hard_limit_s"] = forced
     specs = (task.spec_a.text, task.spec_b.text) if seat_a == 0 else (task.spec_b.text, task.spec_a.text)
     if len(cols.forfeits) >= MAX_PER_CHUNK:
         cols.forfeits.append(forfeit_record(r, None, None, where, specs))

@@ -122,4 +122,11 @@ def forfeit_record(
         same = replayed is not None and replayed.outcome == FORFEIT and replayed.forfeit_reason == logged.forfeit_reason
         if not same:
             rec["note"] = "the replay did not forfeit the same way (a clock forfeit depends on the machine)"
+    if "hard_limit_call" in where:  # ginsim.run.hardlimit: that call was not asked again
+        method = (logged.forfeit_reason or "").partition(":")[0]
+        rec.update(decision=method, view="", answer="", traceback="")
+        rec["note"] = (
+            f"its process was ended while {method} ran past the hard limit; played again, that call (number "
+            f"{where['hard_limit_call']} of the hand) timed out without reaching the strategy"
+        )
     return json.dumps(rec)

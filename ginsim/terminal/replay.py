@@ -8,6 +8,7 @@ the hand log: a replay that differs is an error, never a silent story.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,7 @@ from ginsim.engine.strategy import DECISIONS, Strategy, bound_entry, overrides
 from ginsim.engine.view import Event, PlayerView
 from ginsim.errors import GinsimError, RunError
 from ginsim.run.codedigest import code_changes, digest_specs
+from ginsim.run.hardlimit import forcing
 from ginsim.run.plan import PER_PAIRING
 from ginsim.run.seeding import (
     deal_seed,
@@ -35,7 +37,7 @@ from ginsim.run.seeding import (
 )
 from ginsim.run.worker import first_dealer, seats_for
 from ginsim.runfolder.integrity import chunk_span
-from ginsim.runfolder.records import RESULT_COLUMNS, chunk_files, read_manifest
+from ginsim.runfolder.records import RESULT_COLUMNS, chunk_files, forfeits_path, read_manifest
 from ginsim.runfolder.secret import run_secret
 from ginsim.terminal.textview import Style, event_text, hand_lines, result_lines
 
@@ -71,10 +73,7 @@ class RunLog:
             raise RunError(f"{self.folder}: the hand log is empty (no finished chunk in hands/)")
         if not 0 <= n < total:
             raise RunError(f"--hand {n}: the log of {self.folder} has {total} hands, numbered 0 to {total - 1}")
-        i = 0
-        while n >= self.counts[i]:
-            n -= self.counts[i]
-            i += 1
+        i, n = self.locate(n)
         if self._cached[0] != i:
             import pyarrow.parquet as pq
 
@@ -83,6 +82,31 @@ class RunLog:
             except Exception as e:  # noqa: BLE001
                 raise RunError(f"{self.files[i]}: cannot read it ({type(e).__name__}: {e})") from None
         return self._cached[1][n]
+
+    def locate(self, n: int) -> tuple[int, int]:
+        """Which chunk file holds row ``n`` of the log, and its row there."""
+        i = 0
+        while n >= self.counts[i]:
+            n -= self.counts[i]
+            i += 1
+        return i, n
+
+    def hard_limits(self, n: int) -> dict[tuple[int, int, int], tuple[int, float]]:
+        """The decisions of row ``n``'s chunk whose process was ended at the hard limit
+        (ginsim.run.hardlimit), by (deal, copy, hand of the game): the call of the hand
+        that timed out unasked, and the limit; from the chunk's forfeit records."""
+        path = forfeits_path(self.files[self.locate(n)[0]])
+        out: dict[tuple[int, int, int], tuple[int, float]] = {}
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+            for line in lines:
+                rec = json.loads(line)
+                if "hard_limit_call" in rec:
+                    key = (int(rec["deal"]), int(rec["copy"]), int(rec["game_hand"]))
+                    out[key] = (int(rec["hard_limit_call"]), float(rec["hard_limit_s"]))
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise RunError(f"{path}: cannot read its forfeit records ({type(e).__name__}: {e})") from None
+        return out
 
 
 @dataclass
@@ -191,8 +215,9 @@ def replay_hand(
     copy, unit = row["copy"], row["deal"]
     kept = [label in m.identity.get("keep", []) for label in (pairing.label_a, pairing.label_b)]
     a, b = spec_a.build(), spec_b.build()
+    ended = run.hard_limits(n)  # calls whose process was ended: timed out again, unasked
     if any(kept):  # lifetime "match": the chunk's earlier hands first, with the same instances
-        a, b = _warm_up(m, rules, (spec_a, spec_b), (a, b), kept, key, copy, unit, secret)
+        a, b = _warm_up(m, rules, (spec_a, spec_b), (a, b), kept, key, copy, unit, secret, ended)
     strategies, seat_a = seats_for(copy, a, b)
     labels = (pairing.label_a, pairing.label_b)[:: 1 if seat_a == 0 else -1]
     names = (f"seat 0 ({labels[0]})", f"seat 1 ({labels[1]})")
@@ -217,7 +242,8 @@ def replay_hand(
         ds = mix_secret(ds, secret) if secret else ds
         deck, dealer, scores = _deck(ds), first_dealer(unit), (0, 0)
         rec.active = True
-        result = play_hand(rules, strategies, deck, dealer, scores, _seeds(ds, key, copy), log=log)
+        with forcing(*ended.get((unit, copy, 0), (None, 0.0))):
+            result = play_hand(rules, strategies, deck, dealer, scores, _seeds(ds, key, copy), log=log)
     else:
         h = row["game_hand"]
         where = f"{vs}, game {unit}, copy {copy}{swapped}, hand {h + 1} of the game"  # 1-based for people
@@ -231,15 +257,16 @@ def replay_hand(
             for inst, keep in zip((a, b), kept, strict=True):
                 if keep:
                     inst.new_hand(i)
-            result = play_hand(
-                rules,
-                strategies,
-                deck,
-                dealer,
-                game.score_pair(),
-                _seeds(ds, key, copy),
-                log=log if i == h else None,
-            )
+            with forcing(*ended.get((unit, copy, i), (None, 0.0))):
+                result = play_hand(
+                    rules,
+                    strategies,
+                    deck,
+                    dealer,
+                    game.score_pair(),
+                    _seeds(ds, key, copy),
+                    log=log if i == h else None,
+                )
             if i == h:
                 break
             game.record(result)
@@ -268,6 +295,7 @@ def _warm_up(
     copy: int,
     unit: int,
     secret: bytes,
+    ended: dict[tuple[int, int, int], tuple[int, float]],
 ) -> tuple[Strategy, Strategy]:
     """Play the hands (games) of ``unit``'s chunk before it, in order, as the worker did:
     the kept instances of ``pair`` play them all and are told of each; the other side gets
@@ -291,7 +319,8 @@ def _warm_up(
                     inst.new_hand(u)
             ds = deal_seed(seed, u)
             ds = mix_secret(ds, secret) if secret else ds
-            play_hand(rules, seats, _deck(ds), first_dealer(u), (0, 0), _seeds(ds, key, copy))
+            with forcing(*ended.get((u, copy, 0), (None, 0.0))):
+                play_hand(rules, seats, _deck(ds), first_dealer(u), (0, 0), _seeds(ds, key, copy))
             continue
         for inst, keep in zip((sa, sb), kept, strict=True):
             if keep:
@@ -305,7 +334,8 @@ def _warm_up(
                     inst.new_hand(h)
             ds = game_deal_seed(seed, u, h)
             ds = mix_secret(ds, secret) if secret else ds
-            return play_hand(rules, seats, _deck(ds), dealer, scores, _seeds(ds, key, copy))
+            with forcing(*ended.get((u, copy, h), (None, 0.0))):
+                return play_hand(rules, seats, _deck(ds), dealer, scores, _seeds(ds, key, copy))
 
         run_game(rules, first_dealer(u), one, MAX_HANDS_PER_GAME)
     return a, b

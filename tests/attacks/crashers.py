@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -187,3 +188,64 @@ class SlowOnce(Honest):
 
 
 _SLOW_DONE: list[bool] = []
+
+
+class _Stuck(Honest):
+    """Stuck in its first discard of one hand in four (by the cards it holds), with a
+    way of being stuck of its own (``stuck``); otherwise ``simple``'s play."""
+
+    def stuck(self) -> None:
+        raise NotImplementedError
+
+    def discard(self, view: PlayerView) -> Any:
+        if not getattr(self, "discarded", False):
+            self.discarded = True
+            if view.hand % 4 == 0:
+                self.stuck()
+        return super().discard(view)
+
+
+class StuckInC(_Stuck):
+    """Stuck in C code that holds the GIL: no signal handler and no other thread of its
+    process runs until it returns, hours later."""
+
+    def stuck(self) -> None:
+        sum(range(10**12))
+
+
+class Stubborn(_Stuck):
+    """Catches the watchdog's exception, and any other, and goes on thinking."""
+
+    def stuck(self) -> None:
+        while True:
+            with contextlib.suppress(BaseException):  # the point: nothing ends it
+                time.sleep(5)
+
+
+class _SlowToBuild(Honest):
+    """Built at once the first time in a process (the spec check, in the command's own
+    process), then stuck in its constructor (``stuck``) each time a chunk builds it."""
+
+    built = 0
+
+    def stuck(self) -> None:
+        raise NotImplementedError
+
+    def __init__(self) -> None:
+        type(self).built += 1
+        if type(self).built > 1:
+            self.stuck()
+
+
+class StuckBuilding(_SlowToBuild):
+    """A constructor stuck in C code."""
+
+    def stuck(self) -> None:
+        sum(range(10**12))
+
+
+class SlowBuilding(_SlowToBuild):
+    """A constructor that sleeps: the watchdog ends it like a decision."""
+
+    def stuck(self) -> None:
+        time.sleep(60)

@@ -74,6 +74,8 @@ def test_text_from_outside_stays_one_plain_line(run_cli: Any) -> None:
 
 
 def test_a_hard_exit_with_one_job_names_the_pairing(tmp_path: Path) -> None:
+    # the chunk's own process ends; the command says which pairing, and resumes
     proc = _match("HardExit", tmp_path / "run")
-    assert proc.returncode == 1 and proc.stderr.count("\n") == 1
-    assert "crashers.py:HardExit' vs 'simple' ended the process (os._exit(1))" in proc.stderr
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "crashers.py:HardExit' vs 'simple' ended the process playing its chunk (exit status 1)" in proc.stderr
+    assert "rerun the same command with --out" in proc.stderr

@@ -84,7 +84,8 @@ def test_hooks_come_in_order_one_instance_per_chunk_and_seat_order(bot: Path, mo
     monkeypatch.syspath_prepend(str(bot.parent))
     module = importlib.import_module("learning_bot")
     module.CALLS.clear()
-    ginsim.match(module.Learner, "simple", games=4, chunk=1, jobs=1, out=bot.parent / "g")
+    # no decision limit: the chunks play in this very process, whose CALLS the test reads
+    ginsim.match(module.Learner, "simple", games=4, chunk=1, jobs=1, out=bot.parent / "g", decision_limit=0)
     calls = module.CALLS
     games = [c for c in calls if c[0] == "game"]
     # each seat order's instance, then the runner's replay check plays copy 0 of the chunk's game again

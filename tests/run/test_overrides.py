@@ -51,13 +51,15 @@ def test_summary_json_holds_the_summary_and_what_was_played(tmp_path: Path) -> N
 
 class Counting(Strategy):
     """``simple``-like, counting its own decisions in the hands whose decisions are timed
-    (its class is then ginsim's timing subclass)."""
+    (its class is then ginsim's timing subclass), one byte each in the file ``tally``
+    (the chunk is played in a child process: a count kept in memory would stay there)."""
 
-    calls = 0
+    tally: Path | None = None
 
     def count(self) -> None:
-        if type(self).__module__ == "ginsim.runfolder.timing":
-            Counting.calls += 1
+        if type(self).__module__ == "ginsim.runfolder.timing" and Counting.tally is not None:
+            with Counting.tally.open("a") as f:
+                f.write("x")
 
     def take_upcard(self, view):  # type: ignore[no-untyped-def]
         self.count()
@@ -74,11 +76,12 @@ class Counting(Strategy):
 
 
 def test_thinking_time_counts_every_decision_and_is_marked_machine_dependent(tmp_path: Path) -> None:
-    Counting.calls = 0
+    Counting.tally = tmp_path / "tally"
+    Counting.tally.write_text("")
     run = ginsim.match(Counting, "simple", hands=80, jobs=1, out=tmp_path / "m")  # deals 0, 16 and 32 timed
     row = run.summary[run.summary["opponent"] == "simple"].iloc[0]
     assert row["forfeits"] == 0
-    assert row["think_decisions"] == Counting.calls > 0
+    assert row["think_decisions"] == len(Counting.tally.read_text()) > 0
     assert row["think_mean_us"] > 0 and row["think_p99_us"] > 0
     data = json.loads((tmp_path / "m" / "summary.json").read_text(encoding="utf-8"))
     assert "machine-dependent" in data["thinking"]["note"]

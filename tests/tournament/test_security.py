@@ -85,10 +85,12 @@ def _spec(name: str) -> StrategySpec:
 
 def _play(a: str, b: str, hands: int, isolate: bool, seed: int = 3, **rules: Any) -> dict[str, np.ndarray]:
     """``hands`` hands (duplicate deals) of ``a`` against ``b``: the same pairing key
-    whoever plays, so a cheater that finds nothing plays exactly its honest twin's hands."""
+    whoever plays, so a cheater that finds nothing plays exactly its honest twin's hands.
+    In-process, in this very process (no decision limit, so no child process plays the
+    chunk): what a bot does to it stays here for the test to see."""
     task = ChunkTask(
         Rules(**rules), _spec(a), _spec(b), 0, 12345, seed, "hands", True, 0, hands // 2, 0,
-        isolate=isolate, secret=b"s" * 32 if isolate else b"",
+        decision_limit=None if not isolate else 60.0, isolate=isolate, secret=b"s" * 32 if isolate else b"",
     )  # fmt: skip
     return play_chunk(task)
 
@@ -286,7 +288,8 @@ def test_a_hard_exit_in_process_is_one_resumable_line(tmp_path: Path) -> None:
     args = ("match", f"{ATTACKS / 'crashers'}.py:HardExit", "simple", "--hands", "8", "--chunk", "1", "--jobs", "2")
     proc = ginsim_subprocess(*args, "-q", "--no-plots", "--out", str(out), timeout=90)
     assert proc.returncode == 2
-    assert proc.stderr.count("\n") == 1 and "a worker process died" in proc.stderr and f"--out {out}" in proc.stderr
+    assert proc.stderr.count("\n") == 1 and f"--out {out}" in proc.stderr
+    assert "crashers.py:HardExit' vs 'simple' ended the process playing its chunk (exit status 1)" in proc.stderr
 
 
 @pytest.mark.parametrize(

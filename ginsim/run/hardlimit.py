@@ -26,7 +26,8 @@ would have played it (the command itself with ``--jobs 1``, a worker otherwise) 
 A child holds nothing a later chunk sees: each chunk starts from the supervisor's state,
 whatever a strategy changed in its module. Runs without a watchdog (``--decision-limit
 0``), tournament mode (its referee kills a bot's own process), the fast path (no strategy
-code runs) and threads other than the main one (dask's thread workers) are not supervised.
+code runs), threads other than the main one (dask's thread workers) and systems other than
+Linux are not supervised: there the watchdog alone bounds a decision.
 """
 
 from __future__ import annotations
@@ -139,12 +140,13 @@ def forcing(call: int | None, hard: float) -> Iterator[None]:
 
 def supervisable(task: ChunkTask, general: bool) -> bool:
     """Whether this chunk is played under a supervisor: by the general engine
-    (``general``), in-process, with a watchdog, in the main thread, where fork exists."""
+    (``general``), in-process, with a watchdog, in the main thread, on Linux (where a
+    forked child is safe with the libraries a run loads, and dies with its parent)."""
     return (
         general
         and not task.isolate
         and watchdog_limit(task.decision_limit, task.rules.time_per_hand) > 0
-        and hasattr(os, "fork")
+        and sys.platform.startswith("linux")
         and threading.current_thread() is threading.main_thread()
         and WATCH.shared is None  # not already inside a supervised child
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,8 @@ from ginsim.engine.rules import Rules
 from ginsim.run.hardlimit import hard_limit
 from ginsim.run.worker import ChunkTask, play_chunk
 from ginsim.runfolder.records import RESULT_COLUMNS, chunk_files, read_manifest
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the hard limit's supervisor is Linux's")
 
 ATTACKS = Path(__file__).resolve().parents[1] / "attacks"
 LIMIT = 0.25  # seconds: the hard limit is then 1.25 s

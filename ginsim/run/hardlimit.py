@@ -4,8 +4,9 @@ decision outlasts the watchdog.
 The watchdog (ginsim.engine.guard) ends a decision past ``--decision-limit`` from inside
 the process, which cannot work when the strategy is stuck in C code holding the GIL (the
 watchdog's own thread stops with it) or catches the watchdog's exception and carries on.
-So a chunk played by the general engine is played in a forked child, and the process that
-would have played it (the command itself with ``--jobs 1``, a worker otherwise) supervises:
+So a chunk played by the general engine is played in a forked child, the process's chunk
+player, and the process that would have played it (the command itself with ``--jobs 1``, a
+worker otherwise) supervises; the player plays chunk after chunk, as a worker does:
 
 - The child shares, in a small anonymous mapping, the engine's count of strategy calls
   as each call begins (odd: ``ginsim.engine.playhand.WATCH``; set even again as each
@@ -14,8 +15,9 @@ would have played it (the command itself with ``--jobs 1``, a worker otherwise) 
 - When the count stays on the same odd value for the hard limit (``hard_limit``: the
   watchdog's limit and a grace after it), the supervisor kills the child, notes the stuck
   decision as (hand, its call number within the hand) and plays the chunk again in a new
-  child, where that very call times out without reaching the strategy: the hand is the
-  stuck strategy's forfeit ("... the process playing it was ended") and the chunk goes on.
+  child, forked afresh, where that very call times out without reaching the strategy: the
+  hand is the stuck strategy's forfeit ("... the process playing it was ended") and the
+  chunk goes on.
 - Everything is played again from the chunk's start with the same seeds, so the hands
   before the stuck one are the same; the forfeit's traced replay and the chunk's replay
   check time the same call out, and so does ``ginsim replay``, which reads the call
@@ -23,8 +25,7 @@ would have played it (the command itself with ``--jobs 1``, a worker otherwise) 
 - A constructor or a ``new_hand``/``new_game`` hook stuck past the hard limit has no hand
   to forfeit: the run stops with one line naming the strategy, resumable.
 
-A child holds nothing a later chunk sees: each chunk starts from the supervisor's state,
-whatever a strategy changed in its module. Runs without a watchdog (``--decision-limit
+Runs without a watchdog (``--decision-limit
 0``), tournament mode (its referee kills a bot's own process), the fast path (no strategy
 code runs), threads other than the main one (dask's thread workers) and systems other than
 Linux are not supervised: there the watchdog alone bounds a decision.
@@ -153,12 +154,14 @@ def supervisable(task: ChunkTask, general: bool) -> bool:
 
 
 def supervised(task: ChunkTask, play: Callable[[ChunkTask], dict[str, Any]]) -> dict[str, Any]:
-    """``play(task)`` in a child process, played again with the stuck call timed out each
-    time a decision outlasts the hard limit (the module's docstring says how)."""
+    """``play(task)`` in this process's chunk player (a forked child), played again with
+    the stuck call timed out each time a decision outlasts the hard limit (the module's
+    docstring says how)."""
     hard = hard_limit(watchdog_limit(task.decision_limit, task.rules.time_per_hand))
     forced: dict[Key, int] = {}
     while True:
-        got = _attempt(task, play, forced, hard)
+        player = _Player.get(play)
+        got = player.play(task, forced, hard)
         if isinstance(got, dict):
             return got
         key, call = got
@@ -167,63 +170,179 @@ def supervised(task: ChunkTask, play: Callable[[ChunkTask], dict[str, Any]]) -> 
         forced[key] = call
 
 
-def _attempt(
-    task: ChunkTask, play: Callable[[ChunkTask], dict[str, Any]], forced: dict[Key, int], hard: float
-) -> dict[str, Any] | tuple[Key, int]:
-    """One child playing the chunk: its columns, or the stuck (hand, call)."""
-    mem = mmap.mmap(-1, _SLOTS * 8)
-    shared = memoryview(mem).cast("q")
-    r, w = os.pipe()
-    parent = os.getpid()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child: measured by the tests through the supervisor
-        os.close(r)
-        _child(task, play, forced, hard, shared, w, parent)
-    os.close(w)
-    try:
-        return _watch(task, pid, r, shared, hard)
-    finally:
-        os.close(r)
-        _end(pid)
-        shared.release()
-        mem.close()
+def close_player() -> None:
+    """End this process's chunk player, if it has one (the runner, as a run ends)."""
+    if _Player.current is not None:
+        _Player.current.close()
 
 
-def _child(
-    task: ChunkTask,
-    play: Callable[[ChunkTask], dict[str, Any]],
-    forced: dict[Key, int],
-    hard: float,
-    shared: memoryview,
-    w: int,
-    parent: int,
+POLL_S = 0.05
+_LEN = 8  # a message's length, before it (bytes, little-endian)
+
+
+class _Player:
+    """A forked child that plays the chunks this process is given, one at a time, until
+    it is closed or killed; ``current`` is this process's (at most one)."""
+
+    current: _Player | None = None
+
+    def __init__(self, play: Callable[[ChunkTask], dict[str, Any]]) -> None:
+        self.fn = play
+        self.mem = mmap.mmap(-1, _SLOTS * 8)
+        self.shared = memoryview(self.mem).cast("q")
+        tasks_r, self.tasks = os.pipe()
+        self.answers, answers_w = os.pipe()
+        parent = os.getpid()
+        self.pid = os.fork()
+        if self.pid == 0:  # pragma: no cover - the child: measured by the tests through the supervisor
+            os.close(self.tasks)
+            os.close(self.answers)
+            _serve(play, self.shared, tasks_r, answers_w, parent)
+        os.close(tasks_r)
+        os.close(answers_w)
+
+    @classmethod
+    def get(cls, play: Callable[[ChunkTask], dict[str, Any]]) -> _Player:
+        """This process's player for ``play``, started if there is none (or another's)."""
+        if cls.current is not None and cls.current.fn is not play:
+            cls.current.close()
+        if cls.current is None:
+            cls.current = cls(play)
+        return cls.current
+
+    def play(self, task: ChunkTask, forced: dict[Key, int], hard: float) -> dict[str, Any] | tuple[Key, int]:
+        """The chunk's columns, or the stuck (hand, call) after the player was killed. A
+        failure of the player, or an interruption here, closes it."""
+        done = False
+        try:
+            _send(self.tasks, (task, dict(forced), hard))
+            got = self._answer(task, hard)
+            done = isinstance(got, dict)
+            return got
+        except BrokenPipeError:
+            raise WorkerLost(f"the process playing {playing(task)} is gone ({self._end()})") from None
+        finally:
+            if not done:
+                self.close()
+
+    def _answer(self, task: ChunkTask, hard: float) -> dict[str, Any] | tuple[Key, int]:
+        """Read the answer while watching the calls; kill the player when one is stuck."""
+        shared = self.shared
+        data = bytearray()
+        last, since = -1, time.monotonic()
+        while len(data) < _LEN or len(data) < _LEN + int.from_bytes(data[:_LEN], "little"):
+            ready, _, _ = select.select([self.answers], [], [], POLL_S)
+            if ready:
+                part = os.read(self.answers, 1 << 20)
+                if not part:
+                    raise WorkerLost(
+                        f"a strategy of {playing(task)} ended the process playing its chunk ({self._end()})"
+                    )
+                data += part
+                continue
+            calls, now = shared[_CALLS], time.monotonic()
+            if not calls & 1 or calls != last:
+                last, since = calls, now
+                continue
+            if now - since >= hard:
+                return self._stuck(task, hard, calls)
+        kind, value = pickle.loads(bytes(data[_LEN:]))
+        if kind == "ok":
+            return value  # type: ignore[no-any-return]
+        if kind == "interrupted":
+            raise KeyboardInterrupt
+        raise value
+
+    def _stuck(self, task: ChunkTask, hard: float, calls: int) -> tuple[Key, int]:
+        """Kill the player stuck in call ``calls``: the hand and call, or (stuck outside
+        any hand) the one line that stops the run."""
+        shared = self.shared
+        os.kill(self.pid, signal.SIGKILL)
+        if shared[_PHASE] == _HAND:
+            return (shared[_UNIT], shared[_COPY], shared[_GAME_HAND]), calls - shared[_BASE]
+        spec = (task.spec_a, task.spec_b)[shared[_SIDE]].text
+        what = SETUP_WHAT[shared[_WHAT]] if 0 <= shared[_WHAT] < len(SETUP_WHAT) else "its code"
+        raise WorkerLost(f"{spec!r}: {what} gave no answer within {hard:g}s (the hard limit) and its process was ended")
+
+    def close(self) -> None:
+        """End the player (it ends when its task pipe closes; killed if it does not at once)."""
+        if _Player.current is self:
+            _Player.current = None
+        for fd in (self.tasks, self.answers):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._end(wait=0.5)
+        self.shared.release()
+        self.mem.close()
+
+    def _end(self, wait: float = 0.0) -> str:
+        """Reap the player, killing it unless it ends within ``wait`` seconds; how it ended."""
+        deadline = time.monotonic() + wait
+        try:
+            while True:
+                done, status = os.waitpid(self.pid, os.WNOHANG)
+                if done:
+                    break
+                if time.monotonic() >= deadline:
+                    os.kill(self.pid, signal.SIGKILL)
+                    done, status = os.waitpid(self.pid, 0)
+                    break
+                time.sleep(0.01)
+        except ChildProcessError:
+            return "already reaped"
+        if os.WIFSIGNALED(status):
+            return f"killed by signal {os.WTERMSIG(status)}"
+        return f"exit status {os.WEXITSTATUS(status)}"
+
+
+def _send(fd: int, obj: object) -> None:
+    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    view = memoryview(len(data).to_bytes(_LEN, "little") + data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _receive(fd: int) -> Any:
+    """The next message on ``fd``; None when it is closed."""
+    data = bytearray()
+    while len(data) < _LEN or len(data) < _LEN + int.from_bytes(data[:_LEN], "little"):
+        part = os.read(fd, 1 << 20)
+        if not part:
+            return None
+        data += part
+    return pickle.loads(bytes(data[_LEN:]))
+
+
+def _serve(
+    play: Callable[[ChunkTask], dict[str, Any]], shared: memoryview, tasks: int, answers: int, parent: int
 ) -> None:
-    """Play the chunk and send what came of it; never returns."""
-    jvm = sys.modules.get("ginsim.outside.jvm")
+    """The player: play each chunk it is sent and send back what came of it, until its
+    task pipe closes; never returns."""
     try:
         set_parent_death_signal()
         if os.getppid() != parent:  # the supervisor died before the signal was set
             _real_exit(1)
         os._exit = posix._exit = _real_exit  # type: ignore[assignment]
+        jvm = sys.modules.get("ginsim.outside.jvm")
         if jvm is not None:
             jvm.forget_inherited()  # type: ignore[attr-defined]
-        _CHILD.forced, _CHILD.hard = dict(forced), hard
-        WATCH.shared, WATCH.force, WATCH.force_limit = shared, -1, hard
-        shared[_CALLS] = WATCH.calls
-        try:
-            payload: tuple[str, Any] = ("ok", play(task))
-        except KeyboardInterrupt:
-            payload = ("interrupted", None)
-        except BaseException as e:  # noqa: BLE001 - sent to the supervisor, which raises it
-            payload = ("error", e)
-        shared[_PHASE], shared[_CALLS] = _OTHER, WATCH.calls
-        try:
-            data = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception as e:  # noqa: BLE001 - an exception that cannot be pickled: its text
-            data = pickle.dumps(("error", RuntimeError(f"{type(payload[1]).__name__}: {payload[1]} ({e})")))
-        view = memoryview(data)
-        while view:
-            view = view[os.write(w, view) :]
+        WATCH.shared = shared
+        while (msg := _receive(tasks)) is not None:
+            task, forced, hard = msg
+            _CHILD.forced, _CHILD.hard = forced, hard
+            WATCH.force, WATCH.force_limit = -1, hard
+            shared[_PHASE], shared[_CALLS] = _OTHER, WATCH.calls
+            try:
+                payload: tuple[str, Any] = ("ok", play(task))
+            except KeyboardInterrupt:
+                payload = ("interrupted", None)
+            except BaseException as e:  # noqa: BLE001 - sent to the supervisor, which raises it
+                payload = ("error", e)
+            shared[_PHASE], shared[_CALLS] = _OTHER, WATCH.calls
+            try:
+                _send(answers, payload)
+            except (pickle.PicklingError, TypeError, AttributeError) as e:  # an exception that cannot be pickled
+                _send(answers, ("error", RuntimeError(f"{type(payload[1]).__name__}: {payload[1]} ({e})")))
     finally:
         with contextlib.suppress(BaseException):
             jvm = sys.modules.get("ginsim.outside.jvm")  # the Java players' JVMs this child started
@@ -232,57 +351,3 @@ def _child(
             sys.stdout.flush()
             sys.stderr.flush()
         _real_exit(0)
-
-
-POLL_S = 0.05
-
-
-def _watch(task: ChunkTask, pid: int, r: int, shared: memoryview, hard: float) -> dict[str, Any] | tuple[Key, int]:
-    """Read the child's answer while watching its calls; kill it when one is stuck."""
-    data = bytearray()
-    last, since = -1, time.monotonic()
-    while True:
-        ready, _, _ = select.select([r], [], [], POLL_S)
-        if ready:
-            part = os.read(r, 1 << 20)
-            if not part:
-                break
-            data += part
-            continue
-        calls, now = shared[_CALLS], time.monotonic()
-        if not calls & 1 or calls != last:
-            last, since = calls, now
-            continue
-        if now - since < hard:
-            continue
-        os.kill(pid, signal.SIGKILL)
-        if shared[_PHASE] == _HAND:
-            return (shared[_UNIT], shared[_COPY], shared[_GAME_HAND]), calls - shared[_BASE]
-        spec = (task.spec_a, task.spec_b)[shared[_SIDE]].text
-        what = SETUP_WHAT[shared[_WHAT]] if 0 <= shared[_WHAT] < len(SETUP_WHAT) else "its code"
-        raise WorkerLost(f"{spec!r}: {what} gave no answer within {hard:g}s (the hard limit) and its process was ended")
-    status = _end(pid)
-    if not data:
-        raise WorkerLost(f"a strategy of {playing(task)} ended the process playing its chunk ({status})")
-    kind, value = pickle.loads(bytes(data))
-    if kind == "ok":
-        return value  # type: ignore[no-any-return]
-    if kind == "interrupted":
-        raise KeyboardInterrupt
-    if isinstance(value, BaseException):
-        raise value
-    raise RunError(str(value))  # pragma: no cover - the child sends exceptions only
-
-
-def _end(pid: int) -> str:
-    """Reap the child (killing it if it still runs); how it ended, in words."""
-    try:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done == 0:
-            os.kill(pid, signal.SIGKILL)
-            done, status = os.waitpid(pid, 0)
-    except ChildProcessError:
-        return "already reaped"
-    if os.WIFSIGNALED(status):
-        return f"killed by signal {os.WTERMSIG(status)}"
-    return f"exit status {os.WEXITSTATUS(status)}"

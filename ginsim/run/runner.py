@@ -25,7 +25,7 @@ from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
 from ginsim.errors import GinsimError, Interrupted, RunError
 from ginsim.run.folder import default_out, now, prepare_folder
 from ginsim.run.grow import grown_plan
-from ginsim.run.hardlimit import WorkerLost
+from ginsim.run.hardlimit import WorkerLost, close_player
 from ginsim.run.interrupt import exit_reported, sigterm_as_interrupt
 from ginsim.run.options import Engine
 from ginsim.run.plan import PER_PAIRING, RunPlan
@@ -242,6 +242,7 @@ def run_plan(plan: RunPlan, out: Path | None, opts: RunOptions, on_done: Callabl
             _play(plan, folder, opts, manifest, resumed, created)
         finally:
             close_pool()  # tournament mode's bot processes, kept between chunks
+            close_player()  # the chunk player of the hard limit (ginsim.run.hardlimit)
             held.release()
     if on_done is not None:
         on_done(folder)

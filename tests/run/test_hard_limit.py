@@ -19,7 +19,7 @@ from support.runs import ginsim_subprocess
 
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules
-from ginsim.run.hardlimit import hard_limit
+from ginsim.run.hardlimit import close_player, hard_limit
 from ginsim.run.worker import ChunkTask, play_chunk
 from ginsim.runfolder.records import RESULT_COLUMNS, chunk_files, read_manifest
 
@@ -40,7 +40,10 @@ def _chunk(bot: str, deals: int = 6, mode: str = "hands") -> dict[str, np.ndarra
     task = ChunkTask(
         Rules(), _spec(bot), parse_spec("simple"), 0, 777, 5, mode, True, 0, deals, 0, decision_limit=LIMIT
     )
-    return play_chunk(task)
+    try:
+        return play_chunk(task)
+    finally:
+        close_player()  # as a run ends: the next chunk is played by a child forked afresh
 
 
 def _children() -> set[int]:
@@ -56,7 +59,7 @@ def _children() -> set[int]:
 def test_a_bot_the_watchdog_cannot_end_forfeits_only_its_stuck_hands(bot: str) -> None:
     before = _children()
     stuck = _chunk(bot)
-    assert _children() <= before  # every child that played the chunk is gone
+    assert _children() <= before  # every child that played the chunk is gone, once closed
     honest = _chunk("Honest")  # the twin: the same play, never stuck
     reasons = list(stuck["forfeit_reason"])
     ended = [i for i, r in enumerate(reasons) if r]

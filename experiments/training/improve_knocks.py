@@ -26,13 +26,11 @@ from typing import Any
 
 import numpy as np
 from ginsim.strategies.learned import HEADS, KNOCK_FEATURES, Learned
-from train_learned import MAX_HANDS, OPPONENTS, RULES, hands_of
+from train_learned import MAX_HANDS, OPPONENTS, hands_of, schedule
 
 from ginsim.engine.game import run_game
 from ginsim.engine.hand import HandResult
-from ginsim.engine.registry import parse_spec
 from ginsim.engine.rng import SeededRandom
-from ginsim.engine.rules import preset_rules
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.valuemodel import Head, load_heads, save_heads
 from ginsim.engine.view import PlayerView
@@ -74,18 +72,15 @@ def play_knocks(model: Path, games: int, seed: int, explore: float, opponents: S
     out: list[tuple[list[float], bool, float]] = []
     rand = SeededRandom(seed)
     hands = 0
-    for rules_name in RULES:
-        rules = preset_rules(rules_name)
-        for opponent in opponents:
-            spec = parse_spec(opponent)
-            for g in range(games):
-                seat = g % 2
-                me = KnockExplorer(knock_explore=explore, model=str(model))
-                players: list[Strategy] = [spec.build(), spec.build()]
-                players[seat] = me
+    for rules_name, rules, opponent, spec, g in schedule(opponents, games):
+        seat = g % 2
+        me = KnockExplorer(knock_explore=explore, model=str(model))
+        players: list[Strategy] = [spec.build(), spec.build()]
+        players[seat] = me
 
-                play = hands_of(rules, players, rand.getrandbits(62), _collect(me, seat, out))
-                hands += len(run_game(rules, g % 2, play, MAX_HANDS).hands)
+        play = hands_of(rules, players, rand.getrandbits(62), _collect(me, seat, out))
+        hands += len(run_game(rules, g % 2, play, MAX_HANDS).hands)
+        if g == games - 1:
             print(json.dumps({"opponent": opponent, "rules": rules_name, "decisions": len(out)}), flush=True)
     return out, hands
 

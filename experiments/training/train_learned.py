@@ -28,7 +28,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +106,18 @@ def hands_of(
         return res
 
     return one
+
+
+def schedule(opponents: Sequence[str], games: int) -> Iterator[tuple[str, Rules, str, Any, int]]:
+    """The training games in their order: (preset name, rules, opponent spec text, its parsed
+    spec, game number) for ``games`` games against each opponent under each preset; the
+    trained seat is ``game % 2`` and deals first."""
+    for rules_name in RULES:
+        rules = preset_rules(rules_name)
+        for opponent in opponents:
+            spec = parse_spec(opponent)
+            for g in range(games):
+                yield rules_name, rules, opponent, spec, g
 
 
 def play_records(games: int, seed: int, out_dir: Path) -> list[Path]:

@@ -64,6 +64,15 @@ def test_roundrobin_lists_every_builtin_strategy() -> None:
     assert sorted(exp.run.strategies) == sorted(BUILTINS)
 
 
+@pytest.mark.parametrize("name", ["roundrobin_marjj_eaai.toml", "roundrobin_marjj_default.toml"])
+def test_java_roundrobins_list_every_builtin_and_the_java_player(name: str) -> None:
+    """The champion-line round-robins set MARJJ_v5 against every built-in, so a built-in
+    added to ginsim is added to them too."""
+    data = tomllib.loads((SHIPPED / "java" / name).read_text(encoding="utf-8"))
+    assert data["kind"] == "roundrobin"
+    assert sorted(data["strategies"]) == sorted([*BUILTINS, JAVA_PLAYER])
+
+
 def test_knock_sweeps_differ_only_in_the_house_rules() -> None:
     plain = load_experiment(SHIPPED / "knock_sweep.toml")
     house = load_experiment(SHIPPED / "knock_sweep_house.toml")

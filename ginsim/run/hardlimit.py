@@ -34,6 +34,7 @@ Linux are not supervised: there the watchdog alone bounds a decision.
 from __future__ import annotations
 
 import contextlib
+import gc
 import mmap
 import os
 import pickle
@@ -193,11 +194,13 @@ class _Player:
         tasks_r, self.tasks = os.pipe()
         self.answers, answers_w = os.pipe()
         parent = os.getpid()
+        gc.freeze()  # the objects alive now are the child's too: its collections leave their pages unwritten
         self.pid = os.fork()
         if self.pid == 0:  # pragma: no cover - the child: measured by the tests through the supervisor
             os.close(self.tasks)
             os.close(self.answers)
             _serve(play, self.shared, tasks_r, answers_w, parent)
+        gc.unfreeze()
         os.close(tasks_r)
         os.close(answers_w)
 

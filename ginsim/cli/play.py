@@ -116,7 +116,8 @@ def replay(
       ginsim replay results/mybot --where "outcome == 'undercut' and points > 20"
       ginsim replay results/mybot --hand 7 --html hand7.html
     """
-    from ginsim.terminal.replay import RunLog, replay_hand, replay_text, seat_text
+    from ginsim.terminal.replay import replay_hand, replay_text, seat_text
+    from ginsim.terminal.runlog import RunLog
     from ginsim.terminal.textview import Style
 
     if hand is not None and (first or where):

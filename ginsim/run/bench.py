@@ -32,12 +32,12 @@ from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import PlayerView
+from ginsim.run.fastchunk import fast_kernel, fast_policy
 from ginsim.run.options import Engine
 from ginsim.run.plan import plan_match
 from ginsim.run.runner import RunOptions, resolve_jobs, run_plan
 from ginsim.run.seeding import check_decks, deal_seed, deal_seeds, deck_for, decks_for
 from ginsim.run.sizes import DEFAULT_CHUNK_HANDS
-from ginsim.run.worker import fast_kernel, fast_policy
 from ginsim.version import __version__
 
 KEYS = (

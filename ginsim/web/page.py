@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from ginsim.runfolder.atomic import write_text_atomic
-from ginsim.terminal.replay import RunLog, replay_hand
+from ginsim.terminal.replay import replay_hand
+from ginsim.terminal.runlog import RunLog
 from ginsim.web.steps import hand_steps
 
 _SLOT = re.compile(r"/\*(CSS|JS|DATA|VIEWER)\*/")

@@ -21,7 +21,8 @@ from ginsim.engine.view import Event
 from ginsim.errors import RunError
 from ginsim.run.seeding import deck_for, game_deal_seed, strategy_seed, text_key
 from ginsim.runfolder.records import read_manifest
-from ginsim.terminal.replay import Replay, RunLog, replay_hand
+from ginsim.terminal.replay import Replay, replay_hand
+from ginsim.terminal.runlog import RunLog
 from ginsim.web.steps import hand_steps
 
 LIST_LIMIT = 500

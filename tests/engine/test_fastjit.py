@@ -20,8 +20,8 @@ from ginsim.cli.group import cli
 from ginsim.engine import fastjit
 from ginsim.engine.fastplay import ROW_FIELDS, ROW_WIDTH, fast_rows
 from ginsim.engine.rules import Rules
+from ginsim.run import fastchunk, worker
 from ginsim.run import plan as run_plan
-from ginsim.run import worker
 from ginsim.run.options import JIT_ENV, Engine, resolve_engine
 from ginsim.run.seeding import check_decks, deal_seeds, decks_for, strategy_seeds
 
@@ -90,8 +90,8 @@ def test_workers_follow_the_runners_choice(monkeypatch: pytest.MonkeyPatch) -> N
     compiled = worker.play_chunk(dataclasses.replace(task, engine="compiled"))
     for name in auto:
         assert auto[name].tolist() == compiled[name].tolist(), name
-    assert worker.fast_kernel(Engine.AUTO).startswith("ginsim.engine.fastjit")
-    assert worker.fast_kernel(Engine.COMPILED) == "ginsim.engine.fastplay"
+    assert fastchunk.fast_kernel(Engine.AUTO).startswith("ginsim.engine.fastjit")
+    assert fastchunk.fast_kernel(Engine.COMPILED) == "ginsim.engine.fastplay"
 
 
 def test_runs_identical_with_and_without_the_kernel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -119,7 +119,7 @@ def test_fast_policies_match_the_fast_seats() -> None:
     classes offer a fast policy."""
     from ginsim.engine.registry import BUILTINS, parse_spec
 
-    fast = {name for name in BUILTINS if worker.fast_policy(parse_spec(name).load_class(), {}) is not None}
+    fast = {name for name in BUILTINS if fastchunk.fast_policy(parse_spec(name).load_class(), {}) is not None}
     assert fast == set(run_plan.FAST_POLICIES)
 
 

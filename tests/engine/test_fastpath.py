@@ -22,11 +22,12 @@ from ginsim.engine.policy import RANDOM, SIMPLE, FastPolicy
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.rng import SeededRandom, splitmix64
 from ginsim.engine.rules import Rules
-from ginsim.run import worker
+from ginsim.run import fastchunk
+from ginsim.run.fastchunk import fast_path_reason
 from ginsim.run.options import Engine
 from ginsim.run.recheck import REPLAY_CHECK
 from ginsim.run.seeding import check_decks, deal_seeds, decks_for
-from ginsim.run.worker import ChunkTask, fast_path_reason, play_chunk
+from ginsim.run.worker import ChunkTask, play_chunk
 
 
 def _both_ways(task: ChunkTask) -> tuple[dict, dict]:
@@ -134,12 +135,12 @@ def test_chosen_only_for_the_exact_built_ins() -> None:
     assert "not a built-in" in fast_path_reason(rules, Simple, parse_spec("aware").load_class(), auto)
     assert "clock" in fast_path_reason(dataclasses.replace(rules, time_per_hand=5.0), Simple, Simple, auto)
     assert "--engine general" in fast_path_reason(rules, Simple, Simple, Engine.GENERAL)
-    assert worker.fast_policy(Mine, {}) is None
+    assert fastchunk.fast_policy(Mine, {}) is None
 
 
 def test_bad_parameters_still_refused() -> None:
     with pytest.raises(ValueError, match="knock_at"):
-        worker.fast_policy(Threshold, {"knock_at": 11})
+        fastchunk.fast_policy(Threshold, {"knock_at": 11})
 
 
 def test_fast_seat_kind_checked() -> None:
@@ -168,7 +169,7 @@ def test_each_built_in_offers_its_own_fast_policy() -> None:
 
     assert MyThreshold.fast_policy({}) is None and MyRandom.fast_policy({}) is None
     assert Strategy.fast_policy({}) is None
-    assert worker.fast_policy(lambda **_: Simple(), {}) is None  # a factory, as tournament mode passes
+    assert fastchunk.fast_policy(lambda **_: Simple(), {}) is None  # a factory, as tournament mode passes
     with pytest.raises(ValueError, match="take_chance"):
         RandomPlay.fast_policy({"take_chance": 2.0})
     with pytest.raises(TypeError):

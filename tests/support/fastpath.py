@@ -7,7 +7,7 @@ from ginsim.engine.policy import FastPolicy
 from ginsim.engine.presets import PRESET_NAMES
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules, preset_rules
-from ginsim.run import worker
+from ginsim.run import fastchunk
 from ginsim.run.seeding import text_key
 from ginsim.run.worker import ChunkTask
 
@@ -34,6 +34,6 @@ def chunk_task(rules: Rules, a: str, b: str, mode: str, start: int, stop: int, s
 def policy_of(spec: str) -> FastPolicy:
     """The fast path's policy for a built-in spec (which must have one)."""
     s = parse_spec(spec)
-    policy = worker.fast_policy(s.load_class(), s.params)
+    policy = fastchunk.fast_policy(s.load_class(), s.params)
     assert policy is not None
     return policy

@@ -329,6 +329,9 @@ def _serve(
         jvm = sys.modules.get("ginsim.outside.jvm")
         if jvm is not None:
             jvm.forget_inherited()  # type: ignore[attr-defined]
+        # a count of its own: calls other threads of the parent were in (a person's game of
+        # ``ginsim web``) would leave it odd, and no thread but this one plays here
+        WATCH.calls = 0
         WATCH.shared = shared
         while (msg := _receive(tasks)) is not None:
             task, forced, hard = msg

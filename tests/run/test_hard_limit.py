@@ -124,3 +124,32 @@ def test_a_constructor_stuck_in_c_stops_the_run_with_one_resumable_line(tmp_path
 def test_a_constructor_the_watchdog_ends_is_a_forfeit() -> None:
     reasons = [r for r in _chunk("SlowBuilding", deals=1)["forfeit_reason"]]
     assert reasons and all(f"could not be built: no answer within {LIMIT:g}s" in r for r in reasons)
+
+
+def test_calls_another_thread_is_in_do_not_hide_a_stuck_one() -> None:
+    # a thread of this process inside a strategy's call (as ``ginsim web``'s tables wait
+    # for a person) when the chunk's child is forked: the child counts calls of its own
+    import threading
+
+    from ginsim.strategies.simple import Simple
+
+    from ginsim.engine.playhand import play_hand
+    from ginsim.run.seeding import deal_seed, deck_for
+
+    release, waiting = threading.Event(), threading.Event()
+
+    class Waiting(Simple):
+        def take_upcard(self, view: Any) -> bool:
+            waiting.set()
+            release.wait(60)
+            return False
+
+    thread = threading.Thread(target=play_hand, args=(Rules(), [Waiting(), Simple()], deck_for(deal_seed(1, 0)), 0))
+    thread.start()
+    try:
+        assert waiting.wait(10)
+        reasons = [r for r in _chunk("StuckInC")["forfeit_reason"] if r]
+        assert reasons and all(ENDED in r for r in reasons)
+    finally:
+        release.set()
+        thread.join(10)

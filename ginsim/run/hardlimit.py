@@ -77,15 +77,9 @@ def hard_limit(limit: float) -> float:
     return limit + max(1.0, limit / 4)
 
 
-class _Child:
-    """What a supervised child knows: the calls to time out unasked, by hand."""
-
-    def __init__(self) -> None:
-        self.forced: dict[Key, int] = {}
-        self.hard = 0.0
-
-
-_CHILD = _Child()
+_FORCED: dict[Key, int] = {}
+"""In a chunk player: the calls to time out unasked, by hand (the hard limit they went
+past is ``WATCH.force_limit``)."""
 
 
 def begin_hand(unit: int, copy: int, game_hand: int = 0) -> None:
@@ -97,14 +91,14 @@ def begin_hand(unit: int, copy: int, game_hand: int = 0) -> None:
         return
     shared[_UNIT], shared[_COPY], shared[_GAME_HAND] = unit, copy, game_hand
     shared[_PHASE], shared[_CALLS] = _HAND, WATCH.calls  # between calls (the engine writes a call's start only)
-    WATCH.force = _CHILD.forced.get((unit, copy, game_hand), -1)
+    WATCH.force = _FORCED.get((unit, copy, game_hand), -1)
 
 
 def forced_call(unit: int, copy: int, game_hand: int = 0) -> tuple[int, float] | None:
     """The call number of this hand that timed out unasked in this child, and the hard
     limit it went past; None if none did."""
-    call = _CHILD.forced.get((unit, copy, game_hand))
-    return None if call is None else (call, _CHILD.hard)
+    call = _FORCED.get((unit, copy, game_hand))
+    return None if call is None else (call, WATCH.force_limit)
 
 
 @contextlib.contextmanager
@@ -335,7 +329,8 @@ def _serve(
         WATCH.shared = shared
         while (msg := _receive(tasks)) is not None:
             task, forced, hard = msg
-            _CHILD.forced, _CHILD.hard = forced, hard
+            _FORCED.clear()
+            _FORCED.update(forced)
             WATCH.force, WATCH.force_limit = -1, hard
             shared[_PHASE], shared[_CALLS] = _OTHER, WATCH.calls
             try:

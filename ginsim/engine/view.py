@@ -43,6 +43,28 @@ _LAST_RULES: Final[list[Any]] = [None, ()]
 two views, and every hand of a run, share the one immutable tuple without a call each."""
 
 
+MOVING_FIELDS: Final = (
+    "phase",
+    "hand",
+    "upcard",
+    "stock_size",
+    "turn",
+    "drawn",
+    "drawn_from_pile",
+    "discard_choice",
+    "discard_deadwood",
+    "opp_known",
+    "opp_passed",
+    "opp_discards",
+    "pile_mask",
+    "knocker_deadwood",
+    "knocker_deadwood_cards",
+)
+"""The public fields of ``PlayerView`` that change during a hand, besides ``history``, the
+pile and ``knocker_melds`` (a view sent to a bot in another process carries these at each
+decision; the rest are fixed when the hand is dealt)."""
+
+
 def format_event(event: Event) -> str:
     seat, action, card = event
     return f"seat {seat} {action} {'?' if card is None else format_card(card)}"

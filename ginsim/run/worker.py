@@ -70,10 +70,16 @@ def play_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
     return _in_own_folder(task)
 
 
+_WARM: list[bool] = []  # non-empty once this process has warmed up
+
+
 def _warm_up(task: ChunkTask) -> None:
-    """Derive one deal's deck and seeds here, before the chunk's child is forked: what
-    that imports and compiles (numba's seed kernels) is then done once in this process,
-    not again in each chunk's child."""
+    """Derive one deal's deck and seeds here, before the process's first chunk player is
+    forked: what that imports and compiles (numba's seed kernels) is then done once in
+    this process, not again in each player it forks. Later chunks skip it."""
+    if _WARM:
+        return
+    _WARM.append(True)
     seeds = deal_seeds(task.seed, task.start, task.start + 64)  # 64: the most numba's kernels are used for
     check_decks(decks_for(seeds[:1]))
     strategy_seeds(seeds, task.pairing_key, 0, 0, task.engine == Engine.AUTO)

@@ -34,7 +34,7 @@ from typing import Any, BinaryIO
 
 from ginsim.engine.melds import tables_for
 from ginsim.engine.strategy import DECISIONS, HOOKS, bound_entry, overrides
-from ginsim.engine.view import PlayerView
+from ginsim.engine.view import MOVING_FIELDS, PlayerView
 from ginsim.engine.vocab import Action
 from ginsim.tournament.confine import confine
 
@@ -42,25 +42,9 @@ METHODS = frozenset((*DECISIONS, *HOOKS))
 ACTIONS = {a.value: a for a in Action}
 """The events' action words as the engine's history holds them."""
 
-FIELDS = (
-    "phase",
-    "hand",
-    "upcard",
-    "stock_size",
-    "turn",
-    "drawn",
-    "drawn_from_pile",
-    "discard_choice",
-    "discard_deadwood",
-    "opp_known",
-    "opp_passed",
-    "opp_discards",
-    "pile_mask",
-    "knocker_deadwood",
-    "knocker_deadwood_cards",
-)
+FIELDS = MOVING_FIELDS
 """The view's fields each decision carries, in this order (then the pile and the knocker's
-melds): every field of ``PlayerView`` that changes during a hand."""
+melds)."""
 
 
 def plain(value: Any, depth: int = 0) -> Any:

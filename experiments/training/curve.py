@@ -50,13 +50,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--reference", default=None, help="a strategy drawn as a dashed line (e.g. the teacher)")
     ap.add_argument("--extra", action="append", default=[], help="HANDS=MODEL: a further model at HANDS")
+    ap.add_argument("--mark", action="append", default=[], help="HANDS=TEXT: a stage of training, drawn at HANDS")
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--png", type=Path, required=True)
     ap.add_argument("--replot", type=Path, default=None, help="draw the figures of an earlier --json, playing nothing")
     args = ap.parse_args(argv)
     if args.replot is not None:
         saved = json.loads(args.replot.read_text())
-        draw(saved["models"], saved["reference"], args.reference, args.games, args.png)
+        marks = marks_of(args.mark) or saved.get("marks", [])
+        draw(saved["models"], saved["reference"], args.reference, args.games, args.png, marks)
         return 0
     models = [(int(p.stem.split("-")[1]), p) for p in args.models.glob("model-*.npz")]
     models += [(int(h), Path(m)) for h, _, m in (e.partition("=") for e in args.extra)]
@@ -72,9 +74,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             references[pairing] = game_win_rate(args.reference, pairing, args.games, args.seed, args.jobs)
             print(json.dumps({"pairing": pairing, "reference": args.reference, **references[pairing]}), flush=True)
     if args.json is not None:
-        args.json.write_text(json.dumps({"models": figures, "reference": references}, indent=1) + "\n")
-    draw(figures, references, args.reference, args.games, args.png)
+        saved = {"models": figures, "reference": references, "marks": marks_of(args.mark)}
+        args.json.write_text(json.dumps(saved, indent=1) + "\n")
+    draw(figures, references, args.reference, args.games, args.png, marks_of(args.mark))
     return 0
+
+
+def marks_of(texts: Sequence[str]) -> list[tuple[int, str]]:
+    """``HANDS=TEXT`` marks as (hands, text)."""
+    return [(int(h), text) for h, _, text in (t.partition("=") for t in texts)]
 
 
 def draw(
@@ -83,8 +91,10 @@ def draw(
     reference: str | None,
     games: int,
     png: Path,
+    marks: Sequence[tuple[int, str]] = (),
 ) -> None:
-    """The chart: each pairing's game win rate by training hands, the reference dashed."""
+    """The chart: each pairing's game win rate by training hands, the reference dashed, each
+    stage of training (``marks``) a dotted line where it begins."""
     fig, ax = plt.subplots(figsize=(7.5, 4.4))
     for pairing, points in figures.items():
         xs = [h for h, _ in points]
@@ -98,8 +108,10 @@ def draw(
         if pairing in references:
             ref = 100 * references[pairing]["game_win_rate"]
             ax.axhline(ref, color=line[0].get_color(), ls="--", lw=1, label=f"{reference} against {who}, same games")
-    ax.annotate("last point: the knock head\nimproved by its own play", xy=(0.98, 0.03), xycoords="axes fraction",
-                ha="right", va="bottom", fontsize=8, color="dimgrey")  # fmt: skip
+    for hands, text in marks:
+        ax.axvline(hands, color="dimgrey", lw=0.8, ls=":")
+        ax.annotate(text, xy=(hands, 41), xytext=(-2, 0), textcoords="offset points", fontsize=7.5, color="dimgrey",
+                    ha="right", va="bottom", rotation=90, bbox={"fc": "white", "ec": "none", "pad": 1})  # fmt: skip
     ax.axhline(50, color="grey", lw=0.8, ls=":")
     ax.set_xscale("log")
     ax.set_xlabel("hands played in training: the teacher's, then its own (log scale)")

@@ -26,12 +26,16 @@ game's hands): an eager knocker or a gin hunter. The model never sees a name or 
 
 Each head is linear in its features: the discard played is the best-valued one, the upcard is
 taken and a knock made when their head's value is positive; a decision costs one small
-NumPy product (``ginsim.valuemodel``). The weights were learned in two steps
+NumPy product (``ginsim.valuemodel``). The weights were learned in steps
 (``experiments/training/``): distilled from ``patient``'s decisions over about 25,000 hands
 against eager knockers, a gin hunter and itself under the default and the EAAI rules
-(maximum likelihood: the teacher's choice among the options), then the knock head refitted
-on the points that its own knocks and plays-on scored over 10,000 more hands (policy
-improvement). It plays at about six times ``patient``'s speed. The model is
+(maximum likelihood: the teacher's choice among the options); the knock head refitted on the
+points that its own knocks and plays-on scored over 10,000 more hands (policy improvement);
+then every weight moved by evolution strategies on the points won in games to 100 against
+``simple``, the EAAI champion line's MARJJ_v5, that model and a gin hunter (744,000 hands:
+small changes tried both ways on common deals), and the result blended half and half with
+the model it started from (alone it gained against MARJJ_v5 and lost elsewhere; the blend
+kept the gain). It plays at about six times ``patient``'s speed. The model is
 ``learned.npz`` beside this file (``model`` names another); docs/notes/2026-12-learned.md has
 the measurements.
 """
@@ -234,8 +238,9 @@ class Learned(Strategy):
 
     name = "learned"
     description = (
-        "fast learned evaluation: a small linear model, distilled from patient and improved by play,"
-        " weighs deadwood, live outs, danger, stage, undercut cost and whether the opponent hunts gin"
+        "fast learned evaluation: a small linear model, distilled from patient and improved by play"
+        " (evolution strategies), weighs deadwood, live outs, danger, stage, undercut cost and whether"
+        " the opponent hunts gin"
     )
 
     def __init__(self, hunter_prior: float = 0.3, explore: float = 0.0, model: str = "") -> None:

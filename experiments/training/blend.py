@@ -2,8 +2,8 @@
 becomes the weighted mean of the two models' numbers.
 
 A model found by ``evolve.py`` plays best against the opponents of its run and can lose
-elsewhere; its blend with the model it started from keeps part of each (the notes,
-docs/notes/2026-12-learned.md, measure the blend that is shipped).
+elsewhere; its blend with the model it started from keeps part of each. The shipped model is
+such a blend, half each (step 4 of ``make_model.sh``; docs/notes/2026-12-learned.md measures it).
 
     python experiments/training/blend.py build/learned/improved.npz build/learned/evolve/gen-45.npz \\
         --weight 0.5 --out strategies/learned.npz

@@ -19,8 +19,9 @@ and is not moved; a head's scale does not matter either, so a step is sized to t
         --opponent learned:model=strategies/learned.npz@eaai \\
         --opponent aware:late_turn=8,late_knock_at=0@eaai
 
-(the run in docs/notes/2026-12-learned.md, whose model was not shipped: it gained against
-MARJJ_v5 and lost against the rest).
+(step 3 of ``make_model.sh``, there from the step-2 model; its generation 45 gained against
+MARJJ_v5 and lost elsewhere, so the shipped model is its blend with the model it started
+from, ``blend.py``; docs/notes/2026-12-learned.md).
 
 Each generation's ``theta`` is written to ``OUT/gen-G.npz``; a line of ``OUT/log.jsonl``
 gives the generation's games: ``centre``, the fitness of the ``theta`` it started from (the

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from ginsim.strategies.learned import HEADS, MODEL, MODEL_FILE
-from test_learned_search import _module
+from support.training import training_module as _module
 
 from ginsim.engine.valuemodel import Head, load_heads, save_heads
 

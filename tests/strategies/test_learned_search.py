@@ -4,15 +4,13 @@ with the sampled opponent hand and stock, and the refit is reproducible from a s
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import numpy as np
 from ginsim.strategies.learned import HEADS, MODEL_FILE, Learned
 from ginsim.strategies.patient import Patient
+from support.training import training_module
 
 from ginsim.engine.playhand import play_hand
 from ginsim.engine.rules import preset_rules
@@ -20,20 +18,7 @@ from ginsim.engine.valuemodel import load_heads
 from ginsim.engine.view import PlayerView
 from ginsim.run.seeding import deck_for
 
-TRAINING = Path(__file__).resolve().parents[2] / "experiments" / "training"
-
-
-def _module(name: str) -> ModuleType:
-    if str(TRAINING) not in sys.path:
-        sys.path.insert(0, str(TRAINING))
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, TRAINING / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+_module = training_module
 
 
 class _Checker(Learned):

@@ -146,7 +146,7 @@ def evaluate(
 def fitness(totals: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """Weighted mean over pairings of net points per hand, per candidate."""
     per_hand = totals[:, :, 0] / np.maximum(totals[:, :, 1], 1)
-    if np.all(weights == 1.0):
+    if np.all(weights == 1.0):  # the unweighted mean as the shipped run computed it, bit for bit
         return per_hand.mean(axis=1)
     return per_hand @ weights / weights.sum()
 

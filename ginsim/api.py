@@ -196,7 +196,7 @@ def gauntlet(candidate: StrategyLike, vs: Sequence[StrategyLike] | StrategyLike,
 
 def _command(run: RunDescription, s: RunSettings, sprt: str | None) -> str:
     """The command line that plays the same run, for the manifest."""
-    args = run.args()
+    args = run.args() + s.rules.cli_args()
     args += ["--hands", str(s.hands)] if s.hands is not None else []
     args += ["--games", str(s.games)] if s.games is not None else []
     args += ["--seed", str(s.seed)] + ([] if s.duplicate else ["--no-duplicate"])

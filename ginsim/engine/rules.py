@@ -142,6 +142,14 @@ class Rules:
         diff = self.differences(preset_rules(self.preset))
         return ", ".join([f"{self.preset} rules"] + [f"{k}={_format_value(v)}" for k, v in diff.items()])
 
+    def cli_args(self) -> list[str]:
+        """The command-line options that give these rules: ``--rules PRESET`` (none for the
+        default rules) and a ``--rule key=value`` for each field that differs from the preset."""
+        args = [] if self.preset == "default" else ["--rules", self.preset]
+        for key, value in self.differences(preset_rules(self.preset)).items():
+            args += ["--rule", f"{key}={_format_value(value)}"]
+        return args
+
     def with_values(self, values: dict[str, Any], source: str = "rules") -> Rules:
         """A copy with some fields changed; unknown keys raise RulesError."""
         known = {f.name for f in fields(self)}

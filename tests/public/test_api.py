@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 
@@ -30,6 +31,19 @@ def test_match_equals_the_command(run_cli, tmp_path):
     cli_summary = pd.read_csv(tmp_path / "c" / "summary.csv")
     assert cli_summary.equals(pd.read_csv(run.folder / "summary.csv"))
     assert run.manifest.identity == ginsim.open_run(tmp_path / "c").manifest.identity
+
+
+@pytest.mark.parametrize("rules", ["eaai", {"knock_limit": 8}, {"preset": "modern", "gin_bonus": 30}])
+def test_the_command_a_python_run_records_replays_it(run_cli, tmp_path, rules):
+    run = ginsim.match("aware", "simple", hands=30, seed=4, rules=rules, jobs=1, out=tmp_path / "p")
+    command = run.manifest.command
+    assert command.startswith("ginsim match ") and command.endswith("# from Python (ginsim.api)")
+    words = shlex.split(command, comments=True)[1:]
+    r = run_cli(*words, "-j", "1", "--out", str(tmp_path / "c"))
+    assert r.code == 0, r.err
+    replayed = ginsim.open_run(tmp_path / "c").manifest
+    assert replayed.rules == run.manifest.rules and replayed.identity == run.manifest.identity
+    pd.testing.assert_frame_equal(_log(tmp_path / "c"), _log(run.folder))
 
 
 def test_roundrobin_and_sweep_equal_the_commands(run_cli, tmp_path):

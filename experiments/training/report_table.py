@@ -13,10 +13,13 @@ its seed and output options. Only the run folders are read (``ginsim.open_run``)
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+
+import pandas as pd
 
 import ginsim
 from ginsim.analysis.stats import wilson
@@ -45,36 +48,38 @@ def _rate(x: float, lo: float, hi: float) -> str:
 
 
 def rows(folders: Sequence[str | Path]) -> list[str]:
-    """One Markdown row per group of runs of one pairing, preset and size, in the order met."""
-    groups: dict[tuple[str, str, str, int], list[tuple[int, str, object]]] = {}
+    """One Markdown row per group of runs of one pairing, rules and size, in the order met."""
+    groups: dict[tuple[str, str, str, int], list[tuple[int, str, pd.Series]]] = {}
+    presets: dict[tuple[str, str, str, int], str] = {}
     for folder in folders:
         run = ginsim.open_run(folder)
         m = run.manifest
         if m.kind != "match" or len(m.pairings) != 1:
             raise GinsimError(f"{folder}: not a match of one pairing")
         pairing = m.pairings[0]
-        key = (pairing.a, pairing.b, m.preset or "custom", int(m.games or m.hands or 0))
-        first = run.summary.iloc[0]
-        groups.setdefault(key, []).append((int(m.seed), command_of(m.command), first))
+        key = (pairing.a, pairing.b, json.dumps(m.rules, sort_keys=True), int(m.games or m.hands or 0))
+        group = groups.setdefault(key, [])
+        presets[key] = m.preset or "custom"
+        if any(seed == m.seed for seed, _, _ in group):
+            raise GinsimError(f"{folder}: seed {m.seed} of this pairing is given twice")
+        group.append((int(m.seed), command_of(m.command), run.summary.iloc[0]))
     out = []
-    for (_, _, preset, _), runs in groups.items():
+    for key, runs in groups.items():
         runs.sort(key=lambda r: r[0])
         firsts = [r[2] for r in runs]
-        games = sum(int(s["games"]) for s in firsts)  # type: ignore[index]
-        wins = sum(round(float(s["game_win_rate"]) * int(s["games"])) for s in firsts)  # type: ignore[index]
+        games = sum(int(s["games"]) for s in firsts)
+        wins = sum(round(float(s["game_win_rate"]) * int(s["games"])) for s in firsts)
         lo, hi = wilson(wins, games)
         per = " / ".join(
-            f"{_rate(s['game_win_rate'], s['game_win_rate_lo'], s['game_win_rate_hi'])}, "  # type: ignore[index]
-            f"{float(s['points_per_hand']):+.2f}"  # type: ignore[index]
+            f"{_rate(s.game_win_rate, s.game_win_rate_lo, s.game_win_rate_hi)}, {float(s.points_per_hand):+.2f}"
             for s in firsts
         )
         s0 = firsts[0]
         seeds = ", ".join(str(r[0]) for r in runs)
-        commands = {r[1] for r in runs}
-        command = " | ".join(sorted(commands))
+        commands = "; ".join(f"`{c}`" for c in dict.fromkeys(r[1] for r in runs))
         out.append(
-            f"| {s0['strategy']} | {s0['opponent']} | {preset} | {games:,} | "  # type: ignore[index]
-            f"**{_rate(wins / games, lo, hi)}** | {per} | {seeds}: `{command}` |"
+            f"| {s0['strategy']} | {s0['opponent']} | {presets[key]} | {games:,} | "
+            f"**{_rate(wins / games, lo, hi)}** | {per} | {seeds}: {commands} |"
         )
     return out
 

@@ -44,3 +44,10 @@ def test_a_folder_that_is_not_a_run_is_one_line_and_status_2(tmp_path: Path, cap
     assert table.main([str(tmp_path / "nothing")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "nothing" in err[0]
+
+
+def test_a_seed_given_twice_is_refused(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    table = training_module("report_table")
+    ginsim.match("simple", "random", games=2, seed=5, jobs=1, out=tmp_path / "r")
+    assert table.main([str(tmp_path / "r"), str(tmp_path / "r")]) == 2
+    assert "seed 5 of this pairing is given twice" in capsys.readouterr().err

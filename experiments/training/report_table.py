@@ -49,22 +49,20 @@ def _rate(x: float, lo: float, hi: float) -> str:
 
 def rows(folders: Sequence[str | Path]) -> list[str]:
     """One Markdown row per group of runs of one pairing, rules and size, in the order met."""
-    groups: dict[tuple[str, str, str, int], list[tuple[int, str, pd.Series]]] = {}
-    presets: dict[tuple[str, str, str, int], str] = {}
+    groups: dict[tuple[str, str, str, str, int], list[tuple[int, str, pd.Series]]] = {}
     for folder in folders:
         run = ginsim.open_run(folder)
         m = run.manifest
         if m.kind != "match" or len(m.pairings) != 1:
             raise GinsimError(f"{folder}: not a match of one pairing")
         pairing = m.pairings[0]
-        key = (pairing.a, pairing.b, json.dumps(m.rules, sort_keys=True), int(m.games or m.hands or 0))
-        group = groups.setdefault(key, [])
-        presets[key] = m.preset or "custom"
+        rules = json.dumps(m.rules, sort_keys=True)
+        group = groups.setdefault((pairing.a, pairing.b, m.preset or "custom", rules, int(m.games or m.hands or 0)), [])
         if any(seed == m.seed for seed, _, _ in group):
             raise GinsimError(f"{folder}: seed {m.seed} of this pairing is given twice")
         group.append((int(m.seed), command_of(m.command), run.summary.iloc[0]))
     out = []
-    for key, runs in groups.items():
+    for (_, _, preset, _, _), runs in groups.items():
         runs.sort(key=lambda r: r[0])
         firsts = [r[2] for r in runs]
         games = sum(int(s["games"]) for s in firsts)
@@ -78,7 +76,7 @@ def rows(folders: Sequence[str | Path]) -> list[str]:
         seeds = ", ".join(str(r[0]) for r in runs)
         commands = "; ".join(f"`{c}`" for c in dict.fromkeys(r[1] for r in runs))
         out.append(
-            f"| {s0['strategy']} | {s0['opponent']} | {presets[key]} | {games:,} | "
+            f"| {s0['strategy']} | {s0['opponent']} | {preset} | {games:,} | "
             f"**{_rate(wins / games, lo, hi)}** | {per} | {seeds}: {commands} |"
         )
     return out

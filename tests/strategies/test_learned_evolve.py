@@ -84,3 +84,34 @@ def test_a_blend_is_the_mean_of_its_models(tmp_path: Path) -> None:
     save_heads(tmp_path / "rescaled.npz", rescaled)
     with pytest.raises(SystemExit, match="scale"):
         blend.main([str(MODEL_FILE), str(tmp_path / "rescaled.npz"), "--out", str(tmp_path / "x.npz")])
+
+
+def _rows(names: tuple[str, ...], undercut: float, rand: np.random.Generator) -> np.ndarray:
+    """Random feature rows of a head whose ``undercut`` crossings agree with ``undercut``."""
+    rows = rand.uniform(0.0, 5.0, size=(40, len(names)))
+    for i, name in enumerate(names):
+        if name == "bias":
+            rows[:, i] = 1.0
+        elif name == "undercut":
+            rows[:, i] = undercut
+        elif name.endswith("_undercut"):
+            rows[:, i] = rows[:, names.index(name.removesuffix("_undercut"))] * undercut
+    return rows
+
+
+@pytest.mark.parametrize("undercut", [1.0, 0.4])
+def test_cheap_undercut_directions_move_play_only_where_undercuts_are_cheap(undercut: float) -> None:
+    evolve = _module("evolve")
+    basis, names, steps = evolve.cheap_undercut_basis(MODEL)
+    assert basis.shape == (len(evolve.to_theta(MODEL)), len(names)) and len(steps) == len(names)
+    rand = np.random.default_rng(3)
+    moved = evolve.from_theta(evolve.to_theta(MODEL) + basis @ (3.0 * steps), MODEL)
+    for key, head in MODEL.items():
+        rows = _rows(head.names, undercut, rand)
+        change = moved[key].score(rows) - head.score(rows)
+        if key == "discard":  # only the differences among a decision's discards count
+            change -= change[0]
+        if undercut == 1.0:  # the EAAI rules' undercut of 25: every choice as before
+            assert np.allclose(change, 0.0, atol=1e-9)
+        else:
+            assert not np.allclose(change, 0.0)

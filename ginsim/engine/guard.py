@@ -3,8 +3,10 @@ KeyboardInterrupt, and a watchdog that ends a decision that never returns.
 
 The engine catches every ``BaseException`` a strategy raises and forfeits its seat; only
 a real Ctrl-C (SIGINT delivered to the process, which ``guarded`` marks in a flag) goes
-through and stops the run. The engine counts strategy calls in ``ginsim.engine.playhand.WATCH.calls``
-(odd while a strategy is thinking); the watchdog thread sees a count that stays odd past
+through and stops the run. The engine counts strategy calls per thread; the main thread's
+count, ``ginsim.engine.playhand.WATCH.calls``, is odd while a strategy of the main thread
+is thinking (hands other threads play at once, as ``ginsim web``'s, count on their own and
+never change it). The watchdog thread sees a count that stays odd past
 the limit and ends the decision with ``DecisionTimeout`` raised in the main thread (from
 a SIGALRM handler, so a ``time.sleep`` is cut short too), which the engine records as a
 forfeit. A strategy stuck in C code that never returns to the interpreter, or one that
@@ -87,12 +89,12 @@ def user_stop() -> bool:
     return STATE.user_stop
 
 
-_COUNTER: list[Any] = []  # the play loop's call counter (ginsim.engine.playhand.WATCH)
+_COUNTER: list[Any] = []  # the main thread's call counter (ginsim.engine.playhand.WATCH)
 
 
 def watch_calls(counter: Any) -> None:
-    """The play loop hands the guard its counter of strategy calls (an object with an int
-    ``calls``), so that the guard never imports the play loop."""
+    """The play loop hands the guard the main thread's counter of strategy calls (an
+    object with an int ``calls``), so that the guard never imports the play loop."""
     _COUNTER[:] = [counter]
 
 

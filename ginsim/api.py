@@ -26,7 +26,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
+from ginsim.engine.guard import DEFAULT_DECISION_LIMIT, checking
 from ginsim.engine.registry import StrategySpec, parse_spec
 from ginsim.engine.rules import Rules, load_rules
 from ginsim.engine.strategy import Strategy
@@ -249,7 +249,8 @@ def _start(
             raise RunError.about("{sprt}: only a match runs a sequential test")
         sprt_settings(settings, sprt)
     settings.command = _command(run, settings, sprt)
-    specs = [parse_spec(t) for t in run.specs()]
+    with checking(decision_limit):  # a constructor that never returns: one line, as in a run
+        specs = [parse_spec(t) for t in run.specs()]
     local = _in_main(specs)
     if local:
         if settings.jobs not in (None, 1) or settings.backend != "loky":

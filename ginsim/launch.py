@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
+from ginsim.engine.guard import DEFAULT_DECISION_LIMIT, checking
 from ginsim.engine.rules import Rules, load_rules, parse_rule_options
 from ginsim.errors import RunError
 from ginsim.run.backends import require_dask
@@ -112,7 +112,8 @@ def launch(run: RunDescription, s: RunSettings, echo: Callable[[str], None] = pr
         from ginsim.tournament.processes import preflight
 
         preflight()  # before any spec is checked or folder made
-    plan = make_plan(run, s, note=None if s.quiet else lambda m: print(m, file=sys.stderr))
+    with checking(limit):  # each spec's check (its module loaded, one instance built) bounded as a decision is
+        plan = make_plan(run, s, note=None if s.quiet else lambda m: print(m, file=sys.stderr))
     plan = grown_plan(plan, s.out)  # laid out as the run in the folder grows into it (ginsim.run.grow)
     from ginsim.analysis.digest import RunDigest
 
@@ -186,7 +187,8 @@ def run_experiment(
     (``key=value`` on top) its rules (``<out>-rules-<name>``), each unless ``out`` is given.
     ``engine`` (ginsim.run.options): None lets the environment's overrides choose."""
     chosen = resolve_engine(engine)
-    exp = load_experiment(path, isolate=isolate)
+    with checking(decision_limit):  # its strategies checked as a run's are (launch)
+        exp = load_experiment(path, isolate=isolate)
     size_hands, size_games = exp.hands, exp.games
     folder = exp.out
     args = ["ginsim", "run", str(exp.path)]

@@ -8,6 +8,7 @@ import sys
 import click
 
 from ginsim.cli.options import rules_options, seed_option
+from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
 
 
 @click.command()
@@ -27,9 +28,24 @@ from ginsim.cli.options import rules_options, seed_option
     help="An opponent (repeatable; default: random and simple).",
 )
 @seed_option("Master seed of the hands (as for ginsim match).")
+@click.option(
+    "--decision-limit",
+    type=click.FloatRange(min=0),
+    default=DEFAULT_DECISION_LIMIT,
+    show_default=True,
+    metavar="SECONDS",
+    help="Limit on one decision (past it the hand is forfeited and the check fails) and on loading or "
+    "building a strategy (past it the command stops with one line); 0: no limit.",
+)
 @rules_options
 def validate(
-    spec: str, hands: int, versus: tuple[str, ...], seed: int, rules_file: str | None, rule_options: tuple[str, ...]
+    spec: str,
+    hands: int,
+    versus: tuple[str, ...],
+    seed: int,
+    decision_limit: float,
+    rules_file: str | None,
+    rule_options: tuple[str, ...],
 ) -> None:
     """Check that strategy SPEC keeps the contract: legal moves only, never changes its
     view, reproducible under a seed (randomness only from view.rng).
@@ -49,7 +65,13 @@ def validate(
     rules = build_rules(rules_file, rule_options)
     rules_args = (["--rules", rules_file] if rules_file else []) + [a for r in rule_options for a in ("--rule", r)]
     report = check_strategy(
-        spec, hands=hands, seed=seed, rules=rules, opponents=versus or ("random", "simple"), rules_args=rules_args
+        spec,
+        hands=hands,
+        seed=seed,
+        rules=rules,
+        opponents=versus or ("random", "simple"),
+        rules_args=rules_args,
+        decision_limit=decision_limit,
     )
     click.echo(f"{report.spec}: {hands} deals per opponent, both seats, seed {seed}")
     for v in report.verdicts:

@@ -3,15 +3,20 @@ KeyboardInterrupt, and a watchdog that ends a decision that never returns.
 
 The engine catches every ``BaseException`` a strategy raises and forfeits its seat; only
 a real Ctrl-C (SIGINT delivered to the process, which ``guarded`` marks in a flag) goes
-through and stops the run. The engine counts strategy calls in ``ginsim.engine.playhand.WATCH.calls``
-(odd while a strategy is thinking); the watchdog thread sees a count that stays odd past
+through and stops the run. The engine counts strategy calls per thread; the main thread's
+count, ``ginsim.engine.playhand.WATCH.calls``, is odd while a strategy of the main thread
+is thinking (hands other threads play at once, as ``ginsim web``'s, count on their own and
+never change it). The watchdog thread sees a count that stays odd past
 the limit and ends the decision with ``DecisionTimeout`` raised in the main thread (from
 a SIGALRM handler, so a ``time.sleep`` is cut short too), which the engine records as a
 forfeit. A strategy stuck in C code that never returns to the interpreter, or one that
 catches ``DecisionTimeout`` and carries on, is beyond this: the process playing the chunk
 is then ended from outside (ginsim.run.hardlimit's supervisor; tournament mode's referee
 kills a bot's process). Signals are only handled in the main thread, so a run played in
-other threads (dask's thread workers) has no watchdog.
+other threads (dask's thread workers) has no watchdog. Before a run, ``checking`` puts
+the strategies' check (ginsim.engine.registry: each module loaded, one instance built,
+each a ``watched`` call) under the same watchdog, so a constructor that never returns
+stops the command with one line instead of hanging it.
 """
 
 from __future__ import annotations
@@ -87,12 +92,12 @@ def user_stop() -> bool:
     return STATE.user_stop
 
 
-_COUNTER: list[Any] = []  # the play loop's call counter (ginsim.engine.playhand.WATCH)
+_COUNTER: list[Any] = []  # the main thread's call counter (ginsim.engine.playhand.WATCH)
 
 
 def watch_calls(counter: Any) -> None:
-    """The play loop hands the guard its counter of strategy calls (an object with an int
-    ``calls``), so that the guard never imports the play loop."""
+    """The play loop hands the guard the main thread's counter of strategy calls (an
+    object with an int ``calls``), so that the guard never imports the play loop."""
     _COUNTER[:] = [counter]
 
 
@@ -188,6 +193,40 @@ def guarded(decision_limit: float | None, time_per_hand: float | None = None) ->
         STATE.limit = 0.0
         for sig, handler in old.items():
             signal.signal(sig, handler)
+
+
+@contextmanager
+def checking(decision_limit: float | None) -> Iterator[None]:
+    """Strategies checked before a run (their specs parsed: each module imported and one
+    instance built, ginsim.engine.registry) under the watchdog, as the run's decisions
+    are: a watched call (``watched``) past ``decision_limit`` seconds ends with
+    DecisionTimeout, which the registry turns into one line naming the strategy. Nothing
+    changes when the watchdog is already armed (inside ``guarded``), outside the main
+    thread, or when ``decision_limit`` is None or 0 (or not a number of seconds, which
+    the run refuses with its own message)."""
+    if STATE.limit or decision_limit is None or not 0 < decision_limit < float("inf"):  # nan, < 0: refused later
+        yield
+        return
+    with guarded(decision_limit):
+        yield
+
+
+@contextmanager
+def watched() -> Iterator[bool]:
+    """Strategy code outside any hand (a spec's check: its module imported, an instance
+    built) counted as one call of the main thread, so that the watchdog, when armed, ends
+    it past its limit like a decision. Yields whether it counted: not inside a call
+    already counted (a strategy that builds another), nor outside the main thread, whose
+    count the watchdog does not read."""
+    counter = _COUNTER[0] if _COUNTER else None
+    if counter is None or counter.calls & 1 or threading.current_thread() is not threading.main_thread():
+        yield False
+        return
+    counter.calls += 1
+    try:
+        yield True
+    finally:
+        counter.calls += 1
 
 
 def check_user_stop() -> None:

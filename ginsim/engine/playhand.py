@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import operator
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from typing import Any, Final, cast
@@ -49,8 +50,12 @@ __all__ = [
 
 
 class _Watch:
-    """Strategy calls so far in this process: odd while a strategy is thinking (the
-    watchdog of ginsim.engine.guard reads it: ``guard.watch_calls`` is given it below).
+    """Strategy calls so far in one thread: odd while a strategy of that thread is
+    thinking. Each thread that plays counts its own (``thread_watch``), so hands played on
+    several threads at once (``ginsim web``'s games, dask's thread workers) never change
+    one another's count; the main thread's is ``WATCH``, the one the watchdog of
+    ginsim.engine.guard reads (``guard.watch_calls`` is given it below), signals being
+    handled in the main thread only.
 
     For the hard limit (ginsim.run.hardlimit), a supervised process also shares the count
     with its supervisor through ``shared`` (slot 1: the count as each call began, slot 2:
@@ -67,12 +72,26 @@ class _Watch:
 
 
 WATCH: Final = _Watch()
+"""The main thread's count of strategy calls (the watchdog's)."""
 watch_calls(WATCH)  # the guard reads the count without importing the play loop
 
+_OWN: Final = threading.local()  # each other thread's count, made when it first plays
 
-def _enter() -> None:
+
+def thread_watch() -> _Watch:
+    """The calling thread's count of strategy calls: ``WATCH`` in the main thread, a count
+    of its own in any other."""
+    if threading.current_thread() is threading.main_thread():
+        return WATCH
+    w: _Watch | None = getattr(_OWN, "watch", None)
+    if w is None:
+        w = _Watch()
+        _OWN.watch = w
+    return w
+
+
+def _enter(w: _Watch) -> None:
     """A strategy call begins (inside its guard: a forced timeout is that call's forfeit)."""
-    w = WATCH
     w.calls += 1
     shared = w.shared
     if shared is not None:
@@ -81,11 +100,11 @@ def _enter() -> None:
         raise DecisionTimeout(w.force_limit, hard=True)
 
 
-def _leave() -> None:
+def _leave(w: _Watch) -> None:
     """A strategy call has ended, however it ended. (The supervisor is not told: the next
     call, or the next hand, tells it soon enough, and one shared write a call is half
     the cost of two.)"""
-    WATCH.calls += 1
+    w.calls += 1
 
 
 clock_time = time.perf_counter
@@ -164,14 +183,15 @@ def play_hand(
     the hand (R25, R26); the result says who, what kind and why. ``checked`` says the
     deck is already known to be a list of the 52 card ints (``seeding.check_decks``)."""
     hand = Hand(rules, deck, dealer, scores, seeds, log, checked)
-    WATCH.base = WATCH.calls
-    if WATCH.shared is not None:
-        WATCH.shared[2] = WATCH.calls
+    w = thread_watch()
+    w.base = w.calls
+    if w.shared is not None:
+        w.shared[2] = w.calls
     views = hand.views
     deadwood = hand.tables.deadwood_mask
     knock_limit = hand.knock_limit  # R14, R29
     big_gin = rules.big_gin_bonus is not None
-    seats = _Seats(strategies, views, rules.time_per_hand)
+    seats = _Seats(strategies, views, rules.time_per_hand, w)
     players = seats.players
     entries = seats.entries
     watching = seats.watching
@@ -211,12 +231,12 @@ def play_hand(
                 big_gin_fn = fns[_BIG_GIN]
                 if big_gin_fn is not None:
                     try:
-                        _enter()
+                        _enter(w)
                         gin_now = big_gin_fn(strategy, view)
                     except BaseException as e:  # noqa: BLE001
                         raise _raised(seat, "take_big_gin", e) from None
                     finally:
-                        _leave()
+                        _leave(w)
                 if type(gin_now) is not bool:
                     gin_now = _plain_bool(gin_now)
                 if gin_now is True:
@@ -227,14 +247,14 @@ def play_hand(
                 if gin_now is not False:
                     raise _not_bool(seat, "take_big_gin", gin_now)
             try:
-                _enter()
+                _enter(w)
                 card: object = fns[_DISCARD](strategy, view)
                 if type(card) is not int:
                     card = _as_card(card)  # may run the answer's own __index__: guarded too
             except BaseException as e:  # noqa: BLE001
                 raise _raised(seat, "discard", e) from None
             finally:
-                _leave()
+                _leave(w)
             knock: object = False
             # Whether to ask about a knock: the seat's own best-discard answer for this
             # very hand saves a deadwood call; a knock itself is verified in discard().
@@ -251,12 +271,12 @@ def play_hand(
                 view.discard_choice = c
                 view.discard_deadwood = dw
                 try:
-                    _enter()
+                    _enter(w)
                     knock = fns[_KNOCK](strategy, view)
                 except BaseException as e:  # noqa: BLE001
                     raise _raised(seat, "knock", e) from None
                 finally:
-                    _leave()
+                    _leave(w)
                 if type(knock) is not bool:
                     knock = _plain_bool(knock)
                     if knock is not True and knock is not False:
@@ -377,10 +397,14 @@ class _Seats:
     have been patched since. Strategies' answers are untrusted: they are read as plain
     objects and checked, never assumed to have the types ``Strategy``'s signatures promise."""
 
-    __slots__ = ("clock", "entries", "players", "seen", "timed", "views", "watchers", "watching")
+    __slots__ = ("clock", "entries", "players", "seen", "timed", "views", "watch", "watchers", "watching")
 
     def __init__(
-        self, strategies: Sequence[Strategy], views: tuple[PlayerView, PlayerView], limit: float | None
+        self,
+        strategies: Sequence[Strategy],
+        views: tuple[PlayerView, PlayerView],
+        limit: float | None,
+        watch: _Watch,
     ) -> None:
         self.players: Sequence[Any] = strategies
         self.entries: tuple[tuple[Any, ...], tuple[Any, ...]] = (
@@ -393,6 +417,7 @@ class _Seats:
         self.seen = [0, 0]
         self.timed = limit is not None
         self.clock = _Clock(limit)  # charged only when timed
+        self.watch = watch  # the playing thread's count of strategy calls
 
     def notify(self) -> None:
         """Pass new public events to the strategies that watch them."""
@@ -409,12 +434,12 @@ class _Seats:
                 if w is not None:
                     t0 = perf() if timed else 0.0
                     try:
-                        _enter()
+                        _enter(self.watch)
                         w(self.players[s], view, ev)
                     except BaseException as e:  # noqa: BLE001 - any failure forfeits (R26)
                         raise _raised(s, "observe", e) from None
                     finally:
-                        _leave()
+                        _leave(self.watch)
                     if timed:
                         self.clock.charge(s, perf() - t0)
 
@@ -423,15 +448,16 @@ class _Seats:
         is charged (R25); a showdown hook's list answer (``melds``) is copied inside the
         guard, since iterating it may run the strategy's code."""
         t0 = clock_time() if self.timed else 0.0
+        w = self.watch
         try:
-            _enter()
+            _enter(w)
             out = self.entries[s][entry](self.players[s], self.views[s])
             if melds and out is not None and type(out) is not int:
                 out = _plain_melds(out)
         except BaseException as e:  # noqa: BLE001 - any failure forfeits (R26)
             raise _raised(s, method, e) from None
         finally:
-            _leave()
+            _leave(w)
         if self.timed:
             self.clock.charge(s, clock_time() - t0)
         return out

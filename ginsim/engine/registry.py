@@ -18,7 +18,8 @@ import importlib.util
 import inspect
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from difflib import get_close_matches
 from functools import lru_cache
@@ -26,6 +27,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
+from ginsim.engine.guard import DecisionTimeout, watched
 from ginsim.engine.strategy import DEFINED, Strategy, missing_decisions
 from ginsim.errors import StrategySpecError
 
@@ -189,12 +191,34 @@ class StrategySpec:
         return load_class(self.target, self.text)
 
     def build(self) -> Strategy:
-        """A new strategy instance."""
+        """A new strategy instance (a constructor the watchdog ends, when it is armed:
+        StrategySpecError, ``limited``)."""
         cls = self.load_class()
+        with limited(self.text, "its constructor"):
+            try:
+                return cls(**self.params)
+            except (TypeError, ValueError) as e:
+                raise StrategySpecError(f"strategy {self.text!r}: {e}") from None
+
+
+@contextmanager
+def limited(where: str, what: str) -> Iterator[None]:
+    """Strategy code run to check or build a spec (``what``: loading its module, its
+    constructor) as a call the watchdog watches when it is armed (ginsim.engine.guard:
+    ``checking`` before a run, ``guarded`` during one): one it ends is a
+    StrategySpecError naming the strategy, the problem and the limit."""
+    with watched() as counted:
         try:
-            return cls(**self.params)
-        except (TypeError, ValueError) as e:
-            raise StrategySpecError(f"strategy {self.text!r}: {e}") from None
+            yield
+        except DecisionTimeout as e:
+            if not counted:  # inside a call watched already (a strategy building another): that call's
+                raise
+            raise StrategySpecError.about(
+                "strategy {where!r}: {what} gave no answer within {limit}s ({decision_limit})",
+                where=where,
+                what=what,
+                limit=f"{e.limit:g}",
+            ) from None
 
 
 def imports_outside_code(text: str) -> bool:
@@ -247,7 +271,8 @@ def parse_spec(text: str) -> StrategySpec:
         raise StrategySpecError("empty strategy spec")
     target, param_text = _split(raw)
     target = _defined().get(target, target)  # a process-defined name is its module:Class
-    cls = load_class(target, raw)
+    with limited(raw, "loading it"):  # its module's code runs here the first time
+        cls = load_class(target, raw)
     defaults = cls.parameters()
     params: dict[str, Any] = {}
     for item in filter(None, (p.strip() for p in param_text.split(","))):
@@ -387,8 +412,10 @@ def _file_class(path_text: str, cls_name: str, where: str) -> type[Strategy]:
         sys.modules[module_name] = module
         try:
             spec.loader.exec_module(module)
-        except Exception as e:  # noqa: BLE001
-            del sys.modules[module_name]
+        except BaseException as e:
+            del sys.modules[module_name]  # a half-run module is not loaded: the next try runs it again
+            if not isinstance(e, Exception):  # the watchdog's timeout, the user's Ctrl-C: passed on
+                raise
             raise StrategySpecError(
                 f"strategy {where!r}: {path_text} failed to load ({type(e).__name__}: {e})"
             ) from None

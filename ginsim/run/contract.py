@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ginsim.engine.cards import Card, Mask
+from ginsim.engine.guard import DEFAULT_DECISION_LIMIT, checking
 from ginsim.engine.playhand import FORFEIT, HandResult, play_hand
 from ginsim.engine.registry import StrategySpec, parse_spec
 from ginsim.engine.rules import Rules
@@ -232,11 +233,28 @@ def check_strategy(
     opponents: tuple[str, ...] = ("random", "simple"),
     repro_hands: int = 20,
     rules_args: list[str] | None = None,
+    decision_limit: float | None = DEFAULT_DECISION_LIMIT,
 ) -> Report:
     """Play ``hands`` deals against each opponent (each twice, the seats swapped) through
     a guard and check: legal moves only, the view never changed, and the first
     ``repro_hands`` deals played again give the same moves. A bad spec raises
-    StrategySpecError (one line)."""
+    StrategySpecError (one line). In the main thread the watchdog bounds each decision,
+    and each load and build of a strategy, by ``decision_limit`` seconds (None or 0: no
+    limit), as a run does: a decision past it is a forfeit, a constructor past it a
+    StrategySpecError naming the strategy."""
+    with checking(decision_limit):
+        return _check_strategy(spec_text, hands, seed, rules, opponents, repro_hands, rules_args)
+
+
+def _check_strategy(
+    spec_text: str,
+    hands: int,
+    seed: int,
+    rules: Rules | None,
+    opponents: tuple[str, ...],
+    repro_hands: int,
+    rules_args: list[str] | None,
+) -> Report:
     spec = parse_spec(spec_text)
     rules = rules or Rules()
     report = Report(spec.text, seed, hands, rules_args=list(rules_args or []))

@@ -48,7 +48,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ginsim.engine.guard import watchdog_limit
-from ginsim.engine.playhand import WATCH
+from ginsim.engine.playhand import WATCH, thread_watch
 from ginsim.errors import RunError
 from ginsim.run.interrupt import set_parent_death_signal
 from ginsim.run.plan import ChunkTask, playing
@@ -86,26 +86,27 @@ def begin_hand(unit: int, copy: int, game_hand: int = 0) -> None:
     """The worker is about to play this hand (or play it again): tell the supervisor
     which, and time out the call the supervisor found stuck in it, if any. Nothing
     when unsupervised."""
-    shared = WATCH.shared
+    w = thread_watch()
+    shared = w.shared
     if shared is None:
         return
     shared[_UNIT], shared[_COPY], shared[_GAME_HAND] = unit, copy, game_hand
-    shared[_PHASE], shared[_CALLS] = _HAND, WATCH.calls  # between calls (the engine writes a call's start only)
-    WATCH.force = _FORCED.get((unit, copy, game_hand), -1)
+    shared[_PHASE], shared[_CALLS] = _HAND, w.calls  # between calls (the engine writes a call's start only)
+    w.force = _FORCED.get((unit, copy, game_hand), -1)
 
 
 def forced_call(unit: int, copy: int, game_hand: int = 0) -> tuple[int, float] | None:
     """The call number of this hand that timed out unasked in this child, and the hard
     limit it went past; None if none did."""
     call = _FORCED.get((unit, copy, game_hand))
-    return None if call is None else (call, WATCH.force_limit)
+    return None if call is None else (call, thread_watch().force_limit)
 
 
 @contextlib.contextmanager
 def setup_call(side: int, what: int) -> Iterator[None]:
     """A strategy's code outside any hand (``SETUP_WHAT[what]`` of strategy a or b): a
     call the watchdog and the supervisor watch like a decision."""
-    w = WATCH
+    w = thread_watch()
     shared = w.shared
     if shared is not None:
         shared[_SIDE], shared[_WHAT], shared[_PHASE] = side, what, _SETUP
@@ -127,11 +128,12 @@ def forcing(call: int | None, hard: float) -> Iterator[None]:
     if call is None:
         yield
         return
-    WATCH.force, WATCH.force_limit = call, hard
+    w = thread_watch()  # the thread that plays it: a hand another thread plays meanwhile is not touched
+    w.force, w.force_limit = call, hard
     try:
         yield
     finally:
-        WATCH.force = -1
+        w.force = -1
 
 
 def supervisable(task: ChunkTask, general: bool) -> bool:
@@ -323,8 +325,7 @@ def _serve(
         jvm = sys.modules.get("ginsim.outside.jvm")
         if jvm is not None:
             jvm.forget_inherited()  # type: ignore[attr-defined]
-        # a count of its own: calls other threads of the parent were in (a person's game of
-        # ``ginsim web``) would leave it odd, and no thread but this one plays here
+        # counted afresh: no thread but this one plays here
         WATCH.calls = 0
         WATCH.shared = shared
         while (msg := _receive(tasks)) is not None:

@@ -42,15 +42,21 @@ def play(
       ginsim play --vs random --rule target_score=50 --clock 120
       printf 'check\\nquit\\nyes\\n' | ginsim play --seed 1
     """
+    from ginsim.engine.guard import DEFAULT_DECISION_LIMIT, UNSET_LIMIT_NAMES, checking
     from ginsim.engine.registry import parse_spec
     from ginsim.engine.rules import build_rules
+    from ginsim.errors import GinsimError
     from ginsim.terminal.human import Console, TerminalGame
     from ginsim.terminal.textview import Style, wrap_text
 
     rules = build_rules(rules_file, rule_options)
     if clock is not None:
         rules = rules.with_values({"time_per_hand": clock}, "--clock")
-    spec = parse_spec(versus)
+    try:
+        with checking(DEFAULT_DECISION_LIMIT):  # a bot that never finishes loading: one line, as before a run
+            spec = parse_spec(versus)
+    except GinsimError as e:
+        raise type(e)(e.message(UNSET_LIMIT_NAMES)) from None
     stdin = sys.stdin
 
     def read() -> str | None:

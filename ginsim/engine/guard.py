@@ -32,6 +32,9 @@ from typing import Any
 
 DEFAULT_DECISION_LIMIT = 60.0
 """Seconds one decision may take before the watchdog forfeits it (``--decision-limit``)."""
+UNSET_LIMIT_NAMES = {"decision_limit": "the default limit on a decision"}
+"""How an error (``GinsimError.message``) names the decision limit where a command has no
+``--decision-limit`` to set it (``play`` and ``replay`` check their strategies at the default)."""
 
 
 class DecisionTimeout(BaseException):

@@ -15,6 +15,7 @@ from typing import Any
 
 from ginsim.engine.cards import Card, Mask
 from ginsim.engine.game import MAX_HANDS_PER_GAME, Game, run_game
+from ginsim.engine.guard import DEFAULT_DECISION_LIMIT, UNSET_LIMIT_NAMES, checking
 from ginsim.engine.melds import tables_for
 from ginsim.engine.playhand import BIG_GIN, GIN, KNOCK_WON, UNDERCUT, HandResult, play_hand
 from ginsim.engine.registry import parse_spec
@@ -129,14 +130,15 @@ def replay_hand(
     try:
         rules = Rules().with_values(dict(m.rules), f"{folder}/manifest.json")
         pairing = next(p for p in m.pairings if p.index == row["pairing"])
-        spec_a, spec_b = parse_spec(pairing.a), parse_spec(pairing.b)
+        with checking(DEFAULT_DECISION_LIMIT):  # bounded as before a run (the main thread only)
+            spec_a, spec_b = parse_spec(pairing.a), parse_spec(pairing.b)
         seed = int(m.seed)
         mode = "hands" if m.hands is not None else "games"
     except GinsimError as e:
         hint = ""
         if "no file" in str(e):  # a relative path.py:Class is read from the current folder
             hint = f"; run replay from {m.cwd or 'the folder the run was started in'}, where that file is"
-        raise RunError(f"{folder}: cannot rebuild the run ({e}{hint})") from None
+        raise RunError(f"{folder}: cannot rebuild the run ({e.message(UNSET_LIMIT_NAMES)}{hint})") from None
     except (KeyError, TypeError, ValueError, StopIteration) as e:
         raise RunError(f"{folder}/manifest.json: cannot rebuild the run from it ({type(e).__name__}: {e})") from None
     changed = code_changes(m, digest_specs([(pairing.label_a, spec_a), (pairing.label_b, spec_b)]))

@@ -97,3 +97,28 @@ def test_validate_and_experiment_files_bound_the_check_too(tmp_path: Path, comma
     proc = ginsim_subprocess(*args, "--decision-limit", LIMIT, timeout=60)
     assert proc.returncode == 2
     assert "Looping': its constructor gave no answer within 0.5s" in _one_line(proc.stderr)
+
+
+def test_play_and_replay_bound_loading_the_bot_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ginsim play`` and ``ginsim replay`` check their strategies under the watchdog too, at
+    the default limit (made short here), in the command's own process; neither has a
+    ``--decision-limit``, so the line names the limit, not a flag."""
+    import ginsim.engine.guard
+    import ginsim.terminal.replay
+    from ginsim.cli import main
+
+    spec, out = _bot(tmp_path, stuck=False), tmp_path / "run"
+    main(["match", spec, "simple", "--hands", "2", "--jobs", "1", "-q", "--no-plots", "--out", str(out)])
+    assert (out / "manifest.json").exists()
+    (tmp_path / "stuck").touch()
+    monkeypatch.setattr(ginsim.engine.guard, "DEFAULT_DECISION_LIMIT", float(LIMIT))
+    monkeypatch.setattr(ginsim.terminal.replay, "DEFAULT_DECISION_LIMIT", float(LIMIT))
+    capsys.readouterr()
+    for args in (["play", "--vs", spec, "--seed", "1"], ["replay", str(out), "--hand", "0"]):
+        with pytest.raises(SystemExit) as e:
+            main(args)
+        assert e.value.code == 2, args
+        err = _one_line(capsys.readouterr().err)
+        assert "its constructor gave no answer within 0.5s (the default limit on a decision)" in err, err

@@ -141,15 +141,11 @@ def isolate_options(f: Callable[..., Any]) -> Callable[..., Any]:
                 help="Tournament mode: every strategy plays in its own process and sees only a copy of its view; "
                 "decks mix in a secret kept in the run folder. For bots you do not trust: see docs/security.md.",
             ),
-            click.option(
-                "--decision-limit",
-                type=click.FloatRange(min=0),
-                default=DEFAULT_DECISION_LIMIT,
-                show_default=True,
-                metavar="SECONDS",
-                help="Limit on one decision of a strategy: past it the strategy forfeits the hand, and a "
+            decision_limit_option(
+                "Limit on one decision of a strategy: past it the strategy forfeits the hand, and a "
                 "decision still running a grace later has its process ended (0: no limit; the rules' "
-                "time_per_hand, if shorter, applies). See docs/security.md.",
+                "time_per_hand, if shorter, applies); also on loading and building each strategy before "
+                "the run (past it the command stops with one line). See docs/security.md."
             ),
             click.option(
                 "--shared-decks",
@@ -166,6 +162,18 @@ def isolate_options(f: Callable[..., Any]) -> Callable[..., Any]:
                 "fsize MiB, tmp MiB; 0: none); repeatable. Defaults in docs/security.md.",
             ),
         ],
+    )
+
+
+def decision_limit_option(help_text: str) -> Decorator:
+    """``--decision-limit SECONDS`` (default ``DEFAULT_DECISION_LIMIT``, 0: none)."""
+    return click.option(
+        "--decision-limit",
+        type=click.FloatRange(min=0),
+        default=DEFAULT_DECISION_LIMIT,
+        show_default=True,
+        metavar="SECONDS",
+        help=help_text,
     )
 
 

@@ -7,8 +7,7 @@ import sys
 
 import click
 
-from ginsim.cli.options import rules_options, seed_option
-from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
+from ginsim.cli.options import decision_limit_option, rules_options, seed_option
 
 
 @click.command()
@@ -28,14 +27,9 @@ from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
     help="An opponent (repeatable; default: random and simple).",
 )
 @seed_option("Master seed of the hands (as for ginsim match).")
-@click.option(
-    "--decision-limit",
-    type=click.FloatRange(min=0),
-    default=DEFAULT_DECISION_LIMIT,
-    show_default=True,
-    metavar="SECONDS",
-    help="Limit on one decision (past it the hand is forfeited and the check fails) and on loading or "
-    "building a strategy (past it the command stops with one line); 0: no limit.",
+@decision_limit_option(
+    "Limit on one decision (past it the hand is forfeited and the check fails) and on loading or "
+    "building a strategy (past it the command stops with one line); 0: no limit."
 )
 @rules_options
 def validate(

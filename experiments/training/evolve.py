@@ -245,7 +245,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     like, meta = load_heads(args.model, HEADS)
     theta = to_theta(like)
     sd = step_sizes(like, args.sigma)
-    full, names = _identity, []
+    full: Callable[[np.ndarray], np.ndarray] = _identity
+    names: list[str] = []  # the directions searched with --cheap-undercut
     if args.cheap_undercut:
         basis, names, steps = cheap_undercut_basis(like)
         full = _along(theta, basis)

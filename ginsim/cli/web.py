@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ginsim.cli.options import decision_limit_option
 from ginsim.errors import GinsimError
 
 
@@ -20,7 +21,11 @@ from ginsim.errors import GinsimError
     show_default=True,
     help="Folder whose run folders the page can browse and replay.",
 )
-def web(host: str, port: int, runs_root: Path) -> None:
+@decision_limit_option(
+    "Limit on each step of loading a bot (its module run and checked, its constructor; past it the page "
+    "gets one line) and on each decision of the bot a person plays (past it the game ends); 0: no limit."
+)
+def web(host: str, port: int, runs_root: Path, decision_limit: float) -> None:
     """Play, watch and replay Gin Rummy in the browser, served on this machine.
 
     Open the address it prints. Play a game against any strategy under any rules, watch
@@ -49,7 +54,7 @@ def web(host: str, port: int, runs_root: Path) -> None:
     def ready(url: str) -> None:
         click.echo(f"ginsim web: open {url} in a browser (Ctrl-C stops it); run folders from {runs_root}")
 
-    serve(host, port, runs_root, ready)
+    serve(host, port, runs_root, ready, decision_limit)
 
 
 COMMANDS = [web]

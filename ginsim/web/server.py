@@ -3,7 +3,10 @@
 The page (static/index.html) plays a game against a bot, watches two bots, and browses a
 run folder's hands. Every game's state stays here (ginsim.web.table, ginsim.web.watch);
 the page sends moves and draws what it is sent. A move that does not fit answers 400
-with one line (``{"error": ...}``) and changes nothing; so does any bad input.
+with one line (``{"error": ...}``) and changes nothing; so does any bad input, a bot
+that cannot be loaded among them. Bots are loaded off the event loop, each step within
+the decision limit (ginsim.web.limits), so a bot that never loads answers with one line
+and holds up no other request.
 """
 
 from __future__ import annotations
@@ -19,10 +22,13 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
 from ginsim.engine.presets import PRESETS
-from ginsim.engine.registry import available, parse_spec
+from ginsim.engine.registry import StrategySpec, available
 from ginsim.engine.rules import Rules, parse_rule_options, preset_rules
+from ginsim.engine.strategy import Strategy
 from ginsim.errors import GinsimError
+from ginsim.web.limits import LIMIT_NAMES, checked_limit, load_bot
 from ginsim.web.moves import MoveError
 from ginsim.web.page import fill_slots, static_text
 from ginsim.web.table import Table
@@ -95,7 +101,8 @@ def answer(fn: Any) -> Any:
         try:
             return JSONResponse(await fn(request), headers=NO_STORE)
         except (MoveError, GinsimError) as e:
-            return error(str(e).splitlines()[0] if str(e) else type(e).__name__)
+            text = e.message(LIMIT_NAMES) if isinstance(e, GinsimError) else str(e)
+            return error(text.splitlines()[0] if text else type(e).__name__)
 
     return endpoint
 
@@ -112,12 +119,20 @@ async def static(request: Request) -> Response:
 
 
 class Api:
-    """The JSON endpoints over the open games and the run folders under ``root``."""
+    """The JSON endpoints over the open games and the run folders under ``root``; a bot's
+    loading steps and its decisions at a table each within ``decision_limit`` seconds
+    (0: no limit)."""
 
-    def __init__(self, runs_root: Path) -> None:
+    def __init__(self, runs_root: Path, decision_limit: float = DEFAULT_DECISION_LIMIT) -> None:
         self.tables, self.watches = Registry(), Registry()
         self.shown_root = runs_root
         self.root = runs_root.resolve()
+        self.limit = checked_limit(decision_limit)
+
+    async def load(self, text: str) -> tuple[StrategySpec, Strategy]:
+        """Spec ``text`` checked and a bot built from it, in a thread (its module's code
+        and constructor are a user's: never on the event loop), within the limit."""
+        return await run_in_threadpool(load_bot, text, self.limit)
 
     async def options(self, _request: Request) -> dict[str, Any]:
         return {"strategies": sorted(available()), "presets": list(PRESETS), "runs": run_folders(self.root),
@@ -125,8 +140,10 @@ class Api:
 
     async def new_table(self, request: Request) -> dict[str, Any]:
         body = await body_of(request)
-        rules, spec, seed = _rules(body), parse_spec(str(body.get("bot") or "simple")), _seed(body)
-        table = await run_in_threadpool(Table, rules, spec, seed)  # the bot may move first
+        rules = _rules(body)
+        spec, bot = await self.load(str(body.get("bot") or "simple"))
+        seed = _seed(body)
+        table = await run_in_threadpool(Table, rules, spec, seed, bot, self.limit)  # the bot may move first
         return {"id": self.tables.add(table), **table.state()}
 
     async def table_state(self, request: Request) -> dict[str, Any]:
@@ -143,8 +160,9 @@ class Api:
 
     async def new_watch(self, request: Request) -> dict[str, Any]:
         body = await body_of(request)
-        a, b = parse_spec(str(body.get("a") or "simple")), parse_spec(str(body.get("b") or "simple"))
-        game = WatchGame(_rules(body), a, b, _seed(body))
+        a, bot_a = await self.load(str(body.get("a") or "simple"))
+        b, bot_b = await self.load(str(body.get("b") or "simple"))
+        game = WatchGame(_rules(body), a, b, _seed(body), (bot_a, bot_b))
         return {"id": self.watches.add(game), "seed": game.seed}
 
     async def watch_hand(self, request: Request) -> dict[str, Any]:
@@ -167,9 +185,10 @@ class Api:
         return await run_in_threadpool(run_hand, folder, hand, None if seat is None else int(seat))
 
 
-def make_app(runs_root: Path) -> Starlette:
-    """The app: the page, its static files and the JSON API."""
-    api = Api(runs_root)
+def make_app(runs_root: Path, decision_limit: float = DEFAULT_DECISION_LIMIT) -> Starlette:
+    """The app: the page, its static files and the JSON API; ``decision_limit``: seconds
+    a bot may take to load (each step) and to decide at a table (0: no limit)."""
+    api = Api(runs_root, decision_limit)
     routes = [
         Route("/", index),
         Route("/static/{name}", static),
@@ -193,11 +212,13 @@ def _int(text: str, what: str) -> int:
         raise MoveError(f"{what}: a whole number, not {text!r}") from None
 
 
-def serve(host: str, port: int, runs_root: Path, ready: Any = None) -> None:
+def serve(
+    host: str, port: int, runs_root: Path, ready: Any = None, decision_limit: float = DEFAULT_DECISION_LIMIT
+) -> None:
     """Serve the app until Ctrl-C (uvicorn); ``ready(url)`` is called once it listens."""
     import uvicorn
 
-    config = uvicorn.Config(make_app(runs_root), host=host, port=port, log_level="warning")
+    config = uvicorn.Config(make_app(runs_root, decision_limit), host=host, port=port, log_level="warning")
     server = uvicorn.Server(config)
     if ready is not None:
         original = server.startup

@@ -6,7 +6,10 @@ decisions wait for the page's moves, the bot sees only its PlayerView. The page 
 ``state()``: the person's own view (its hand, the pile, the stock's size, the public
 events with the bot's draws unnamed) and, once a hand is over, its showdown. The bot's
 cards reach the page only when the rules show them. A move is checked first
-(ginsim.web.moves); one that does not fit changes nothing.
+(ginsim.web.moves); one that does not fit changes nothing. A bot's decision (or hook)
+still under way past the decision limit ends the game with a line saying so
+(ginsim.web.limits: a watch thread reads the game thread's count of strategy calls); the
+person's own decisions, which wait for the page, are never timed.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from ginsim.engine.cards import CARD_NAMES, Mask
 from ginsim.engine.game import MAX_HANDS_PER_GAME, Game
 from ginsim.engine.guard import letting_through
 from ginsim.engine.melds import tables_for
-from ginsim.engine.playhand import HandResult, play_hand
+from ginsim.engine.playhand import HandResult, play_hand, thread_watch
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
@@ -26,6 +29,7 @@ from ginsim.engine.view import DISCARD, DRAW, LAYOFF, OFFER, PlayerView
 from ginsim.run.seeding import text_key
 from ginsim.terminal.human import person_deal
 from ginsim.terminal.textview import Style, event_text, result_lines, showdown_rows
+from ginsim.web.limits import LIMIT_NAMES, CallClock, interrupt, poll_interval
 from ginsim.web.moves import (
     BIG_GIN,
     GAME_OVER,
@@ -42,11 +46,13 @@ from ginsim.web.steps import PUBLIC_ENDS, names
 
 _NONE = object()
 MOVE_WAIT = 60.0
-"""Seconds a move's request waits for the bot's answer before it returns the table as it is."""
+"""Seconds a move's request waits for the bot's answer before it returns the table as it
+is, beyond the decision limit (so that a game the limit ends reaches the page)."""
 
 
 class Closed(BaseException):  # let through the engine (letting_through), never a bot's
-    """The table was closed: ends its game from inside the person's decision."""
+    """The table was closed, or its game ended past the decision limit: ends the game's
+    thread from inside the person's decision (or a stuck bot's, ginsim.web.limits)."""
 
 
 class WebPerson(Strategy):
@@ -83,16 +89,19 @@ class WebPerson(Strategy):
 
 
 class Table:
-    """One game to ``rules.target_score``: the person in seat 0, ``bot`` in seat 1, decks
-    and the bot's randomness from ``seed`` as ``ginsim play --seed`` deals them; seat
-    ``seed % 2`` deals first."""
+    """One game to ``rules.target_score``: the person in seat 0, ``bot`` (built from
+    ``spec``) in seat 1, decks and the bot's randomness from ``seed`` as ``ginsim play
+    --seed`` deals them; seat ``seed % 2`` deals first. A decision of the bot still under
+    way ``decision_limit`` seconds after it began ends the game (0: no limit)."""
 
-    def __init__(self, rules: Rules, bot: StrategySpec, seed: int) -> None:
+    def __init__(self, rules: Rules, spec: StrategySpec, seed: int, bot: Strategy, decision_limit: float = 0.0) -> None:
         self.rules = rules
+        self.spec = spec
         self.bot = bot
         self.seed = seed
-        self.names = ("You", bot.label)
-        self.key = text_key("play", bot.canonical)
+        self.limit = decision_limit
+        self.names = ("You", spec.label)
+        self.key = text_key("play", spec.canonical)
         self.cond = threading.Condition()
         self.prompt = ""  # what the person is asked now; "" while the engine plays
         self.view: PlayerView | None = None
@@ -103,36 +112,85 @@ class Table:
         self.results: list[HandResult] = []
         self.failure = ""
         self.closed = False
+        self.stopped = False  # the bot ran past the limit: the game is over, its thread left behind
         self.person = WebPerson(self)
         self.thread = threading.Thread(target=self._run, name=f"ginsim-table-{seed}", daemon=True)
         self.thread.start()
         with self.cond:
-            self.cond.wait_for(lambda: self.version > 0, timeout=MOVE_WAIT)
+            self.cond.wait_for(lambda: self.version > 0, timeout=MOVE_WAIT + self.limit)
 
     # -- the game's thread ----------------------------------------------------------------
     def _run(self) -> None:
+        if self.limit:
+            clock = CallClock(thread_watch(), self.limit)  # this thread's count of strategy calls
+            watch = threading.Thread(target=self._watch, args=(clock, threading.current_thread()), daemon=True)
+            watch.name = f"ginsim-table-watch-{self.seed}"
+            watch.start()
+        failure = ""
         try:
             with letting_through(Closed):
-                bot = self.bot.build()
-                for h in range(MAX_HANDS_PER_GAME):
-                    deck, seeds = person_deal(self.seed, self.key, h)
-                    self.hand_number = h + 1
-                    scores = self.game.score_pair()
-                    res = play_hand(self.rules, (self.person, bot), deck, self.game.dealer, scores, seeds)
-                    self.game.record(res)
-                    self.results.append(res)
-                    if self.game.over:
-                        break
-                    self.ask(HAND_OVER, self.view)
+                self._play()
         except Closed:
             return
         except Exception as e:  # noqa: BLE001 - shown on the page, never a dead table
-            self.failure = f"the game stopped: {type(e).__name__}: {e}"
-        self._set(GAME_OVER, self.view)
+            failure = f"the game stopped: {type(e).__name__}: {e}"
+        try:
+            self._set(GAME_OVER, self.view, failure)
+        except Closed:  # the watch ended the game meanwhile, with its own line
+            return
 
-    def _set(self, kind: str, view: PlayerView | None) -> None:
+    def _play(self) -> None:
+        for h in range(MAX_HANDS_PER_GAME):
+            deck, seeds = person_deal(self.seed, self.key, h)
+            self.hand_number = h + 1
+            scores = self.game.score_pair()
+            res = play_hand(self.rules, (self.person, self.bot), deck, self.game.dealer, scores, seeds)
+            with self.cond:
+                if self.stopped or self.closed:  # a stuck bot's hand, finished after the game was ended
+                    raise Closed
+                self.game.record(res)
+                self.results.append(res)
+            if self.game.over:
+                break
+            self.ask(HAND_OVER, self.view)
+
+    def _watch(self, clock: CallClock, game: threading.Thread) -> None:
+        """The watch's thread: ends the game when a call of the bot's (the game thread's
+        count odd while no prompt waits for the person) lasts the limit. The game thread
+        stays behind, asked to stop (ginsim.web.limits.interrupt)."""
+        poll = poll_interval(self.limit)
+        while game.is_alive():
+            with self.cond:
+                self.cond.wait(poll)
+                if self.closed or self.stopped or self.prompt == GAME_OVER:
+                    return
+                person = bool(self.prompt)  # the person's decision: not timed
+            if clock.stuck(paused=person) and self._stop():
+                interrupt(game, Closed)
+                return
+
+    def _stop(self) -> bool:
+        """End the game: the bot gave no answer within the limit (False if the person's
+        turn came meanwhile, or the game ended)."""
         with self.cond:
+            if self.prompt or self.closed or self.stopped:
+                return False
+            self.stopped = True
+            self.failure = (
+                f"the game stopped: {self.names[1]} gave no answer within {self.limit:g}s "
+                f"({LIMIT_NAMES['decision_limit']})"
+            )
+            self.prompt = GAME_OVER
+            self.version += 1
+            self.cond.notify_all()
+            return True
+
+    def _set(self, kind: str, view: PlayerView | None, failure: str = "") -> None:
+        with self.cond:
+            if self.stopped:  # this thread was left behind: the game is over
+                raise Closed
             self.prompt, self.view = kind, view
+            self.failure = failure or self.failure
             self.version += 1
             self.cond.notify_all()
 
@@ -141,7 +199,7 @@ class Table:
         self._set(kind, view)
         with self.cond:
             while self.answer is _NONE:
-                if self.closed:
+                if self.closed or self.stopped:
                     raise Closed
                 self.cond.wait()
             answer, self.answer = self.answer, _NONE
@@ -160,7 +218,7 @@ class Table:
             self.answer = checked_answer(self.prompt, self.view, action, data, self.names[1])
             asked = self.version
             self.cond.notify_all()
-            self.cond.wait_for(lambda: self.version != asked or self.closed, timeout=MOVE_WAIT)
+            self.cond.wait_for(lambda: self.version != asked or self.closed, timeout=MOVE_WAIT + self.limit)
             return self.state()
 
     def check(self, data: dict[str, Any]) -> dict[str, Any]:

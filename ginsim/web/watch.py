@@ -17,6 +17,7 @@ from ginsim.engine.game import MAX_HANDS_PER_GAME, Game
 from ginsim.engine.playhand import play_hand
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
+from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import Event
 from ginsim.errors import RunError
 from ginsim.run.seeding import deck_for, game_deal_seed, strategy_seed, text_key
@@ -33,16 +34,20 @@ FOLDER_LIMIT = 300
 
 class WatchGame:
     """A game between two bots: ``a`` in seat 0, ``b`` in seat 1, deals from ``seed``
-    (seat ``seed % 2`` deals first); ``hand(h)`` plays up to hand ``h`` and returns it."""
+    (seat ``seed % 2`` deals first); ``hand(h)`` plays up to hand ``h`` and returns it.
+    ``bots``: the two instances, already built (ginsim.web.limits.load_bot); else they
+    are built here."""
 
-    def __init__(self, rules: Rules, a: StrategySpec, b: StrategySpec, seed: int) -> None:
+    def __init__(
+        self, rules: Rules, a: StrategySpec, b: StrategySpec, seed: int, bots: tuple[Strategy, Strategy] | None = None
+    ) -> None:
         self.rules = rules
         self.specs = (a, b)
         self.seed = seed
         self.key = text_key("watch", a.canonical, b.canonical)
         self.names = (f"seat 0 ({a.label})", f"seat 1 ({b.label})")
         self.game = Game(rules, seed % 2)
-        self.bots = (a.build(), b.build())
+        self.bots = bots or (a.build(), b.build())
         self.played: list[dict[str, Any]] = []
         self.lock = threading.Lock()
 

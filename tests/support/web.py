@@ -1,8 +1,10 @@
 """Shared by the web tests: the engine's own result for a game played by a fixed policy
-at the web table, a server on a free local port, and the system's Chromium."""
+at the web table, a server on a free local port and requests to it, bots held up until
+a test lets them go, and the system's Chromium."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import socket
@@ -11,6 +13,9 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
+from urllib.error import HTTPError
+from urllib.request import Request, urlopen
 
 import pytest
 
@@ -82,14 +87,16 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(runs_root: Path) -> Iterator[str]:
-    """``ginsim web``'s app on a free port of 127.0.0.1 for the duration; yields its URL."""
+def serving(runs_root: Path, **app: Any) -> Iterator[str]:
+    """``ginsim web``'s app (``make_app``'s keywords ``app``) on a free port of 127.0.0.1
+    for the duration; yields its URL."""
     import uvicorn
 
     from ginsim.web.server import make_app
 
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(make_app(runs_root), host="127.0.0.1", port=port, log_level="warning"))
+    config = uvicorn.Config(make_app(runs_root, **app), host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -102,6 +109,42 @@ def serving(runs_root: Path) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def request_json(url: str, body: dict[str, Any] | None = None, timeout: float = 20) -> tuple[int, dict[str, Any]]:
+    """The status and JSON answer of a GET (``body`` None) or a POST of ``body`` to the
+    test server; a server that does not answer within ``timeout`` seconds fails the test."""
+    data = None if body is None else json.dumps(body).encode()
+    req = Request(url, data=data, headers={"Content-Type": "application/json"})
+    try:
+        with urlopen(req, timeout=timeout) as r:
+            return r.status, json.loads(r.read())
+    except HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+HELD: dict[str, tuple[threading.Event, threading.Event]] = {}
+"""Bots held up by ``hold``, by name: (arrived, released)."""
+
+
+def held(name: str) -> tuple[threading.Event, threading.Event]:
+    """The events of hold ``name``: set when a bot arrives there, and to let it go."""
+    return HELD.setdefault(name, (threading.Event(), threading.Event()))
+
+
+def hold(name: str) -> None:
+    """Called by a test's bot (its module's code, its constructor, a decision): waits,
+    without using the processor, until the test lets it go (``release_all``)."""
+    arrived, released = held(name)
+    arrived.set()
+    released.wait()
+
+
+def release_all() -> None:
+    """Let every held bot go on (a test's end: no thread stays blocked behind it); a bot
+    that arrives at a hold afterwards goes straight on."""
+    for _, released in HELD.values():
+        released.set()
 
 
 def chromium_or_skip() -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ginsim.engine.guard import DEFAULT_DECISION_LIMIT, checking
+from ginsim.engine.guard import DEFAULT_DECISION_LIMIT, checked_limit, checking
 from ginsim.engine.rules import Rules, load_rules, parse_rule_options
 from ginsim.errors import RunError
 from ginsim.run.backends import require_dask
@@ -106,8 +106,8 @@ def launch(run: RunDescription, s: RunSettings, echo: Callable[[str], None] = pr
     """Plan, play (resuming into ``s.out`` if it holds this run), then write the
     summary, report and charts. Returns the run folder."""
     limit = s.decision_limit
-    if limit is not None and not (limit >= 0 and limit != float("inf")):  # nan would switch the watchdog off
-        raise RunError.about("{decision_limit} must be a number of seconds, 0 or more (0: no limit), not {n}", n=limit)
+    if limit is not None:
+        checked_limit(limit)
     if s.isolate:
         from ginsim.tournament.processes import preflight
 

@@ -30,11 +30,21 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
+from ginsim.errors import RunError
+
 DEFAULT_DECISION_LIMIT = 60.0
 """Seconds one decision may take before the watchdog forfeits it (``--decision-limit``)."""
 UNSET_LIMIT_NAMES = {"decision_limit": "the default limit on a decision"}
 """How an error (``GinsimError.message``) names the decision limit where a command has no
 ``--decision-limit`` to set it (``play`` and ``replay`` check their strategies at the default)."""
+
+
+def checked_limit(limit: float) -> float:
+    """``limit`` if it is a number of seconds, 0 or more (0: no limit), else RunError
+    naming the option that set it."""
+    if not (limit >= 0 and limit != float("inf")):  # nan would switch the watchdog off
+        raise RunError.about("{decision_limit} must be a number of seconds, 0 or more (0: no limit), not {n}", n=limit)
+    return limit
 
 
 class DecisionTimeout(BaseException):

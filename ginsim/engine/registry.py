@@ -213,12 +213,18 @@ def limited(where: str, what: str) -> Iterator[None]:
         except DecisionTimeout as e:
             if not counted:  # inside a call watched already (a strategy building another): that call's
                 raise
-            raise StrategySpecError.about(
-                "strategy {where!r}: {what} gave no answer within {limit}s ({decision_limit})",
-                where=where,
-                what=what,
-                limit=f"{e.limit:g}",
-            ) from None
+            raise no_answer(where, what, e.limit) from None
+
+
+def no_answer(where: str, what: str, limit: float) -> StrategySpecError:
+    """The error of strategy ``where`` whose ``what`` (loading it, its constructor) ran
+    past the decision limit of ``limit`` seconds."""
+    return StrategySpecError.about(
+        "strategy {where!r}: {what} gave no answer within {limit}s ({decision_limit})",
+        where=where,
+        what=what,
+        limit=f"{limit:g}",
+    )
 
 
 def imports_outside_code(text: str) -> bool:

@@ -22,9 +22,9 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from ginsim.engine.registry import StrategySpec, parse_spec
+from ginsim.engine.registry import StrategySpec, no_answer, parse_spec
 from ginsim.engine.strategy import Strategy
-from ginsim.errors import GinsimError, RunError, StrategySpecError
+from ginsim.errors import GinsimError, StrategySpecError
 
 LIMIT_NAMES = {"decision_limit": "--decision-limit"}
 """How an error of the web names the decision limit (``GinsimError.message``): by the
@@ -32,13 +32,6 @@ option of ``ginsim web`` that sets it."""
 CHECKING = "loading and checking it"
 """The first step of loading a bot: its module run, its parameters checked and one
 instance built (``parse_spec``); the second is the constructor of the instance it plays."""
-
-
-def checked_limit(limit: float) -> float:
-    """``limit`` if it is a number of seconds, 0 or more (0: no limit), else RunError."""
-    if not (limit >= 0 and limit != float("inf")):  # nan would switch the limit off
-        raise RunError.about("{decision_limit} must be a number of seconds, 0 or more (0: no limit), not {n}", n=limit)
-    return limit
 
 
 def poll_interval(limit: float) -> float:
@@ -141,15 +134,6 @@ is refused at once (its module may be half run)."""
 _LEFT_LOCK = threading.Lock()
 
 
-def _too_long(text: str, what: str, limit: float) -> StrategySpecError:
-    return StrategySpecError.about(
-        "strategy {where!r}: {what} gave no answer within {limit}s ({decision_limit})",
-        where=text,
-        what=what,
-        limit=f"{limit:g}",
-    )
-
-
 def load_bot(text: str, limit: float) -> tuple[StrategySpec, Strategy]:
     """Spec ``text`` parsed and checked (``parse_spec``: its module run, one instance
     built) and the instance the bot plays with, each step within ``limit`` seconds (0: no
@@ -165,7 +149,7 @@ def load_bot(text: str, limit: float) -> tuple[StrategySpec, Strategy]:
         left = _LEFT.pop(raw, None)
         if left is not None and not left.done.is_set():
             _LEFT[raw] = left
-            raise _too_long(raw, f"{left.step[0]} (from an earlier request, still running)", limit)
+            raise no_answer(raw, f"{left.step[0]} (from an earlier request, still running)", limit)
         load = _Load(raw)
         load.thread.start()
     loaded = load.wait(limit)
@@ -174,4 +158,4 @@ def load_bot(text: str, limit: float) -> tuple[StrategySpec, Strategy]:
     with _LEFT_LOCK:
         _LEFT[raw] = load
     interrupt(load.thread, LoadStopped)
-    raise _too_long(raw, load.step[0], limit)
+    raise no_answer(raw, load.step[0], limit)

@@ -22,13 +22,13 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
+from ginsim.engine.guard import DEFAULT_DECISION_LIMIT, checked_limit
 from ginsim.engine.presets import PRESETS
 from ginsim.engine.registry import StrategySpec, available
 from ginsim.engine.rules import Rules, parse_rule_options, preset_rules
 from ginsim.engine.strategy import Strategy
 from ginsim.errors import GinsimError
-from ginsim.web.limits import LIMIT_NAMES, checked_limit, load_bot
+from ginsim.web.limits import LIMIT_NAMES, load_bot
 from ginsim.web.moves import MoveError
 from ginsim.web.page import fill_slots, static_text
 from ginsim.web.table import Table

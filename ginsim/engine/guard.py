@@ -75,29 +75,34 @@ class _State:
         self.target = -1  # the call count the watchdog fired at
         self.thread: threading.Thread | None = None
         self.main_ident = threading.main_thread().ident
-        self.passthrough: tuple[type[BaseException], ...] = ()  # see letting_through
 
 
 STATE = _State()
+_PASSING = threading.local()
+"""The kinds of exception the engine lets through in this thread (``letting_through``):
+each thread its own, so that games in threads side by side (the tables and watched games
+of ``ginsim web``) never undo each other's."""
 
 
 @contextmanager
 def letting_through(*kinds: type[BaseException]) -> Iterator[None]:
     """Let exceptions of these classes pass the engine instead of forfeiting: for a
-    trusted player's own way to stop a game (the person at ``ginsim play`` quitting)."""
-    old = STATE.passthrough
-    STATE.passthrough = old + kinds
+    trusted player's own way to stop a game (the person at ``ginsim play`` quitting).
+    In the calling thread only."""
+    old: tuple[type[BaseException], ...] = getattr(_PASSING, "kinds", ())
+    _PASSING.kinds = old + kinds
     try:
         yield
     finally:
-        STATE.passthrough = old
+        _PASSING.kinds = old
 
 
 def passes(e: BaseException) -> bool:
     """Whether the engine lets ``e`` through: the user's Ctrl-C, or a kind let through."""
     if isinstance(e, KeyboardInterrupt) and STATE.user_stop:
         return True
-    return bool(STATE.passthrough) and isinstance(e, STATE.passthrough)
+    kinds: tuple[type[BaseException], ...] = getattr(_PASSING, "kinds", ())
+    return bool(kinds) and isinstance(e, kinds)
 
 
 def user_stop() -> bool:

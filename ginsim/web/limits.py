@@ -1,25 +1,28 @@
-"""The decision limit at ``ginsim web``: on loading a bot and on its decisions at a table.
+"""The decision limit at ``ginsim web``: on loading a bot and on its decisions, at a table
+and in a watched game.
 
 The watchdog of ginsim.engine.guard ends strategy code past the limit with a signal,
 which only the main thread receives; ``ginsim web`` runs its bots in other threads (a
-request's thread, a table's game thread), so here the limit is kept by waiting instead.
-A bot is loaded (``load_bot``) in a daemon thread of its own that the request waits for,
-each step at most the limit; a table's game thread is watched through its own count of
-strategy calls (``CallClock``, over ginsim.engine.playhand's ``thread_watch``). Code
-that runs past the limit cannot be ended from outside its thread: the request answers
-with one line, or the table ends its game, and the stuck code stays behind in its daemon
-thread. It is asked to stop by an exception raised in that thread (``interrupt``), which
-takes effect when the thread next runs Python code: a busy loop ends, a thread blocked
-in a sleep, a wait or C code stays blocked until that returns. The server goes on
-answering every other request meanwhile.
+request's thread, a table's game thread, a watched hand's thread), so here the limit is
+kept by waiting instead. A bot is loaded (``load_bot``) in a daemon thread of its own
+that the request waits for, each step at most the limit; a table's game thread and a
+watched game's hand thread are watched through their own count of strategy calls
+(``CallClock``, over ginsim.engine.playhand's ``thread_watch``). Code that runs past the
+limit cannot be ended from outside its thread: the request answers with one line, or the
+game ends with one, and the stuck code stays behind in its daemon thread. It is asked to
+stop by an exception raised in that thread (``interrupt``), which takes effect when the
+thread next runs Python code: a busy loop ends, a thread blocked in a sleep, a wait or C
+code stays blocked until that returns. The server goes on answering every other request
+meanwhile.
 """
 
 from __future__ import annotations
 
 import ctypes
+import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from ginsim.engine.registry import StrategySpec, no_answer, parse_spec
@@ -44,6 +47,20 @@ def interrupt(thread: threading.Thread, kind: type[BaseException]) -> None:
     runs Python code; nothing if it has ended."""
     if thread.ident is not None and thread.is_alive():
         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(kind))
+
+
+def thinking_seat(thread: threading.Thread, bots: Sequence[object]) -> int | None:
+    """The seat whose bot the stuck ``thread`` is inside: the innermost frame of its
+    stack that is a method of one of ``bots`` (by identity), or None when none is (a
+    bot blocked in compiled code, a thread that has ended). For the line that names it."""
+    frame = sys._current_frames().get(thread.ident or -1)
+    while frame is not None:
+        owner = frame.f_locals.get("self")
+        for seat, bot in enumerate(bots):
+            if owner is bot:
+                return seat
+        frame = frame.f_back
+    return None
 
 
 class Counter(Protocol):

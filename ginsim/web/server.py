@@ -162,7 +162,7 @@ class Api:
         body = await body_of(request)
         a, bot_a = await self.load(str(body.get("a") or "simple"))
         b, bot_b = await self.load(str(body.get("b") or "simple"))
-        game = WatchGame(_rules(body), a, b, _seed(body), (bot_a, bot_b))
+        game = WatchGame(_rules(body), a, b, _seed(body), (bot_a, bot_b), self.limit)
         return {"id": self.watches.add(game), "seed": game.seed}
 
     async def watch_hand(self, request: Request) -> dict[str, Any]:

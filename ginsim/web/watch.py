@@ -2,7 +2,10 @@
 
 A watched game is played hand by hand as the page asks for the next one, through the
 engine's ``play_hand`` and ``Game``; each hand reaches the page as the replay's steps
-(ginsim.web.steps), which the page shows at the speed chosen. A run folder's hands are
+(ginsim.web.steps), which the page shows at the speed chosen. Under a decision limit a
+hand is played in a daemon thread of its own, watched through that thread's count of
+strategy calls (ginsim.web.limits): a bot's decision past the limit ends the game with a
+line naming the bot, and the stuck hand stays behind in its thread. A run folder's hands are
 listed from its hand log and replayed by ``ginsim.terminal.replay``, as ``ginsim replay``
 does; only folders inside the root that ``ginsim web`` serves can be opened.
 """
@@ -11,10 +14,11 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from ginsim.engine.game import MAX_HANDS_PER_GAME, Game
-from ginsim.engine.playhand import play_hand
+from ginsim.engine.guard import letting_through
+from ginsim.engine.playhand import play_hand, thread_watch
 from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
@@ -24,6 +28,7 @@ from ginsim.run.seeding import deck_for, game_deal_seed, strategy_seed, text_key
 from ginsim.runfolder.records import read_manifest
 from ginsim.terminal.replay import Replay, replay_hand
 from ginsim.terminal.runlog import RunLog
+from ginsim.web.limits import LIMIT_NAMES, CallClock, interrupt, poll_interval, thinking_seat
 from ginsim.web.steps import hand_steps
 
 LIST_LIMIT = 500
@@ -32,14 +37,27 @@ FOLDER_LIMIT = 300
 """Run folders listed at most (those up to two levels below the root)."""
 
 
+class WatchStopped(BaseException):  # let through the engine (letting_through), never a bot's
+    """Raised in a hand's thread left behind past the decision limit (``interrupt``), to
+    end it if it runs Python code; the game has ended already."""
+
+
 class WatchGame:
     """A game between two bots: ``a`` in seat 0, ``b`` in seat 1, deals from ``seed``
     (seat ``seed % 2`` deals first); ``hand(h)`` plays up to hand ``h`` and returns it.
     ``bots``: the two instances, already built (ginsim.web.limits.load_bot); else they
-    are built here."""
+    are built here. A bot's decision still under way ``decision_limit`` seconds after it
+    began ends the game (0: no limit): that request and every later one get the line
+    saying so (``failure``)."""
 
     def __init__(
-        self, rules: Rules, a: StrategySpec, b: StrategySpec, seed: int, bots: tuple[Strategy, Strategy] | None = None
+        self,
+        rules: Rules,
+        a: StrategySpec,
+        b: StrategySpec,
+        seed: int,
+        bots: tuple[Strategy, Strategy] | None = None,
+        decision_limit: float = 0.0,
     ) -> None:
         self.rules = rules
         self.specs = (a, b)
@@ -48,18 +66,64 @@ class WatchGame:
         self.names = (f"seat 0 ({a.label})", f"seat 1 ({b.label})")
         self.game = Game(rules, seed % 2)
         self.bots = bots or (a.build(), b.build())
+        self.limit = decision_limit
+        self.failure = ""
         self.played: list[dict[str, Any]] = []
         self.lock = threading.Lock()
 
     def hand(self, h: int) -> dict[str, Any]:
         """Hand ``h`` (from 0) as replay steps, with the game's scores after it and
-        whether the game is over; RunError past the game's last hand."""
+        whether the game is over; RunError past the game's last hand, or once a bot ran
+        past the decision limit."""
         with self.lock:
             while len(self.played) <= h:
+                if self.failure:
+                    raise RunError(self.failure)
                 if self.game.over or len(self.played) >= MAX_HANDS_PER_GAME:
                     raise RunError(f"the game ended after {len(self.played)} hands")
-                self.played.append(self._play(len(self.played)))
+                n = len(self.played)
+                self.played.append(self._timed(n) if self.limit else self._play(n))
             return self.played[h]
+
+    def _timed(self, h: int) -> dict[str, Any]:
+        """Hand ``h`` played in a daemon thread of its own while this one watches its
+        count of strategy calls; past the limit the game ends (``_stop``)."""
+        outcome: list[Any] = []
+        started, done = threading.Event(), threading.Event()
+        counter: list[Any] = []
+
+        def run() -> None:
+            counter.append(thread_watch())  # the hand thread's own count of strategy calls
+            started.set()
+            try:
+                with letting_through(WatchStopped):
+                    outcome.append(self._play(h))
+            except BaseException as e:  # noqa: BLE001 - handed to the request that waits
+                outcome.append(e)
+            finally:
+                done.set()
+
+        thread = threading.Thread(target=run, name=f"ginsim-watch-{self.seed}-{h}", daemon=True)
+        thread.start()
+        started.wait()
+        clock, poll = CallClock(counter[0], self.limit), poll_interval(self.limit)
+        while not done.wait(poll):
+            if clock.stuck():
+                self._stop(thread)
+        if isinstance(outcome[0], BaseException):
+            raise outcome[0]
+        return outcome[0]  # type: ignore[no-any-return]
+
+    def _stop(self, thread: threading.Thread) -> NoReturn:
+        """End the game: the bot thinking in ``thread`` gave no answer within the limit;
+        the thread is asked to stop, and its hand is never recorded."""
+        seat = thinking_seat(thread, self.bots)
+        who = "a bot" if seat is None else self.names[seat]
+        self.failure = (
+            f"the game stopped: {who} gave no answer within {self.limit:g}s ({LIMIT_NAMES['decision_limit']})"
+        )
+        interrupt(thread, WatchStopped)
+        raise RunError(self.failure)
 
     def _play(self, h: int) -> dict[str, Any]:
         ds = game_deal_seed(self.seed, 0, h)
@@ -68,6 +132,8 @@ class WatchGame:
         dealer, scores = self.game.dealer, self.game.score_pair()
         log: list[Event] = []
         result = play_hand(self.rules, self.bots, deck, dealer, scores, seeds, log=log)
+        if self.failure:  # a hand left behind past the limit: the game ended without it
+            raise WatchStopped
         self.game.record(result)
         where = f"game, hand {h + 1}"
         r = Replay(h, {}, where, self.names, self.rules, deck, dealer, scores, result, log, [])

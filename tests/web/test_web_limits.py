@@ -34,6 +34,11 @@ BOTS = {
         "        if Bot.built > 1:\n            hold({name!r})\n"
     ),
     "decision": "class Bot(Simple):\n    def take_upcard(self, view):\n        hold({name!r})\n        return False\n",
+    # swallows the exception that asks its thread to stop, and plays on
+    "stubborn": (
+        "class Bot(Simple):\n    def take_upcard(self, view):\n        try:\n            hold({name!r})\n"
+        "        except BaseException:\n            pass\n        return False\n"
+    ),
 }
 
 
@@ -129,6 +134,57 @@ def test_a_decision_past_the_limit_ends_the_game_with_one_line(folder: Path, see
         assert status == 400 and late["error"] == "not now: the game is over"
         status, other = request_json(url + "api/play", {"bot": "simple", "seed": seed})
         assert status == 200 and other["prompt"] and not other["failure"]
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_watched_bot_past_the_limit_ends_the_game_with_one_line_naming_it(folder: Path, seat: int) -> None:
+    spec, name = _bot(folder, "decision")
+    pair = {"a": spec, "b": "simple"} if seat == 0 else {"a": "simple", "b": spec}
+    stopped = f"the game stopped: seat {seat} (Bot) {TOO_LONG}"
+    with serving(folder, decision_limit=LIMIT) as url:
+        status, w = request_json(url + "api/watch", {**pair, "seed": 5})
+        assert status == 200
+        status, got = request_json(f"{url}api/watch/{w['id']}/hand/0")
+        assert held(name)[0].is_set()  # the bot was asked, and held
+        assert status == 400 and got["error"] == stopped
+        for h in (0, 1):  # the game is over: every later hand gets the same line, at once
+            assert request_json(f"{url}api/watch/{w['id']}/hand/{h}", timeout=5) == (400, {"error": stopped})
+        status, other = request_json(url + "api/watch", {"a": "simple", "b": "random", "seed": 5})
+        assert status == 200
+        status, hand = request_json(f"{url}api/watch/{other['id']}/hand/0")
+        assert status == 200 and hand["title"], hand
+
+
+def test_a_watched_hand_left_behind_is_never_recorded(folder: Path) -> None:
+    """The stuck hand's thread, let go after the game ended, stops without scoring, even
+    when its bot swallows the exception that asks it to stop and plays the hand out."""
+    from ginsim.engine.registry import parse_spec
+    from ginsim.engine.rules import Rules
+    from ginsim.errors import RunError
+    from ginsim.web.watch import WatchGame
+
+    spec, _ = _bot(folder, "stubborn")
+    bot = parse_spec(spec)
+    game = WatchGame(Rules(), parse_spec("simple"), bot, 5, decision_limit=LIMIT)
+    with pytest.raises(RunError, match="seat 1 \\(Bot\\) gave no answer"):
+        game.hand(0)
+    left = [t for t in threading.enumerate() if t.name.startswith("ginsim-watch-5-")]
+    assert left
+    release_all()
+    for thread in left:
+        thread.join(10)
+        assert not thread.is_alive()
+    assert game.game.score_pair() == (0, 0) and not game.played
+
+
+def test_without_a_limit_a_watched_game_plays_the_same_hands() -> None:
+    from ginsim.engine.registry import parse_spec
+    from ginsim.engine.rules import Rules
+    from ginsim.web.watch import WatchGame
+
+    game = WatchGame(Rules(), parse_spec("simple"), parse_spec("random"), 7)
+    timed = WatchGame(Rules(), parse_spec("simple"), parse_spec("random"), 7, decision_limit=LIMIT)
+    assert game.hand(2) == timed.hand(2)  # the same hands either way
 
 
 def test_only_a_call_that_lasts_the_limit_is_stuck_never_the_persons() -> None:

@@ -48,7 +48,7 @@ function tick() {
     if (!r.last()) { r.show(r.at + 1); return tick(); }
     if (watch.data.over) { $("pause").disabled = true; return; }
     watch.hand += 1;
-    try { await watchHand(); } catch (err) { $("watch-score").textContent = err.message; }
+    try { await watchHand(); } catch (err) { $("watch-score").textContent = err.message; $("pause").disabled = true; }
   }, delay);
 }
 

@@ -43,6 +43,8 @@ _LAST_RULES: Final[list[Any]] = [None, ()]
 two views, and every hand of a run, share the one immutable tuple without a call each."""
 
 
+FIXED_FIELDS: Final = ("knock_limit", "seat", "dealer", "scores")
+"""The public fields of ``PlayerView`` fixed when the hand is dealt (with the rules)."""
 MOVING_FIELDS: Final = (
     "phase",
     "hand",
@@ -76,27 +78,10 @@ class PlayerView:
     __slots__ = (
         "_rules",
         "_rules_values",
-        "knock_limit",
-        "seat",
-        "dealer",
-        "scores",
-        "hand",
-        "phase",
-        "upcard",
-        "stock_size",
-        "turn",
-        "drawn",
-        "drawn_from_pile",
-        "discard_choice",
-        "discard_deadwood",
-        "opp_known",
-        "opp_passed",
-        "opp_discards",
-        "pile_mask",
+        *FIXED_FIELDS,
+        *MOVING_FIELDS,
         "history",
         "knocker_melds",
-        "knocker_deadwood",
-        "knocker_deadwood_cards",
         "_pile",
         "_tables",
         "_seed",

@@ -51,6 +51,12 @@ def _hot_modules() -> tuple[str, ...]:
 HOT = _hot_modules()
 
 
+def _source(name: str) -> str:
+    """A hot module's source, relative to ginsim/engine (``kernel.bits``: ``kernel/bits.py``;
+    ``ginsim.engine._native.source_name``, which setup.py cannot import)."""
+    return name.replace(".", "/") + ".py"
+
+
 def _pure_wanted() -> bool:
     return os.environ.get("GINSIM_PURE", "") not in ("", "0")
 
@@ -76,7 +82,7 @@ def _compiled_extensions() -> list[Extension]:
         print("ginsim: mypyc not available, building pure Python", file=sys.stderr)
         return []
     os.chdir(ROOT)  # mypyc names modules by their paths relative to here
-    sources = [f"ginsim/engine/{name}.py" for name in HOT]
+    sources = [f"ginsim/engine/{_source(name)}" for name in HOT]
     # the build environment holds setuptools and mypy only: modules the hot ones reach only
     # through lazy imports elsewhere (numpy, pandas) are treated as untyped, not missing
     extensions = mypycify(
@@ -91,7 +97,7 @@ def _compiled_extensions() -> list[Extension]:
         json.dumps(
             {
                 "compiler": f"mypyc {mypy.version.__version__}",
-                "sources": {f"{name}.py": _digest(ENGINE / f"{name}.py") for name in HOT},
+                "sources": {_source(name): _digest(ENGINE / _source(name)) for name in HOT},
             },
             indent=1,
         )

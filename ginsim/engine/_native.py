@@ -1,10 +1,11 @@
 """Compiled or plain: which form of the engine's hot modules this process runs.
 
 The hot modules of ``ginsim.engine`` (``HOT`` below, the one list of them: setup.py
-reads it from this file) are plain, typed Python. An install compiles them with mypyc when it can
-(setup.py), and the compiled module then loads in place of its source: the same code,
-about three times as fast. This module, imported by ``ginsim/engine/__init__.py`` before
-any of them, makes the package load the sources instead when
+reads it from this file; the kernel's are modules of the package ``ginsim.engine.kernel``)
+are plain, typed Python. An install compiles them with mypyc when it can (setup.py), and
+the compiled module then loads in place of its source: the same code, about three times as
+fast. This module, imported by ``ginsim/engine/__init__.py`` before any of them, makes the
+package load the sources instead when
 
 - ``GINSIM_PURE=1`` is set (to profile with py-spy or cProfile, to debug, or to check
   that both forms agree; worker processes inherit it), or
@@ -38,7 +39,32 @@ from importlib.machinery import (
 )
 from pathlib import Path
 
-HOT = ("kernel", "cards", "melds", "layoff", "view", "hand", "playhand", "playout", "fastplay")
+HOT = (
+    "kernel.bits",
+    "kernel.splitmix",
+    "kernel.meldsearch",
+    "kernel.discard",
+    "kernel.layoffs",
+    "kernel.facts",
+    "kernel.scoring",
+    "kernel.policies",
+    "kernel.loop",
+    "kernel.table",
+    "kernel.steps",
+    "cards",
+    "melds",
+    "layoff",
+    "view",
+    "hand",
+    "playhand",
+    "playout",
+    "fastplay",
+)
+"""The hot modules, named under ``ginsim.engine``: every module of the kernel's package, then
+the modules that call it most. mypyc compiles them as one group, so calls between them are
+native."""
+SUBPACKAGES = tuple(dict.fromkeys(name.rpartition(".")[0] for name in HOT if "." in name))
+"""The packages under ``ginsim.engine`` that hold hot modules (the kernel's)."""
 _HERE = Path(__file__).resolve().parent
 _RECORD = _HERE / "_compiled.json"
 
@@ -51,11 +77,16 @@ def _build_record() -> dict[str, object] | None:
     return record if isinstance(record, dict) else None
 
 
+def source_name(name: str) -> str:
+    """A hot module's source file, relative to ginsim/engine (``kernel.bits``: ``kernel/bits.py``)."""
+    return name.replace(".", "/") + ".py"
+
+
 def stale_sources(record: dict[str, object], folder: Path = _HERE) -> list[str]:
     """The sources in ``folder`` that differ from the ones the build record compiled."""
     sources = record.get("sources")
     if not isinstance(sources, dict):
-        return [f"{name}.py" for name in HOT]
+        return [source_name(name) for name in HOT]
     out = []
     for name, digest in sources.items():
         try:
@@ -68,8 +99,10 @@ def stale_sources(record: dict[str, object], folder: Path = _HERE) -> list[str]:
 
 
 def _load_sources(package_path: list[str]) -> None:
-    """Make the package's own folder import ``.py`` files only, never extensions."""
-    for entry in package_path:
+    """Make the package's own folders (its hot subpackages' too) import ``.py`` files only,
+    never extensions."""
+    folders = [*package_path, *(os.path.join(entry, sub) for entry in package_path for sub in SUBPACKAGES)]
+    for entry in folders:
         sys.path_importer_cache[entry] = FileFinder(
             entry, (SourceFileLoader, SOURCE_SUFFIXES), (SourcelessFileLoader, BYTECODE_SUFFIXES)
         )
@@ -94,7 +127,9 @@ def _use_build_folder(record: dict[str, object], package_path: MutableSequence[s
 
     The shared library of the compiled group (``ginsim__mypyc``, a top-level module) is
     loaded from there by hand, and the folder's copy of this package goes first on the
-    package's path. Returns why the sources must run instead, or "" when all is in place.
+    package's path, and so do its copies of the hot subpackages on theirs (each is
+    imported here: a package whose ``__init__`` lies in the sources would not look in the
+    build folder). Returns why the sources must run instead, or "" when all is in place.
     """
     folder = record.get("folder")
     if not isinstance(folder, str):
@@ -114,6 +149,10 @@ def _use_build_folder(record: dict[str, object], package_path: MutableSequence[s
         spec.loader.exec_module(module)
     if str(engine) not in package_path:
         package_path.insert(0, str(engine))
+    for sub in SUBPACKAGES:
+        sub_path: MutableSequence[str] = importlib.import_module(f"ginsim.engine.{sub}").__path__
+        if str(engine / sub) not in sub_path:
+            sub_path.insert(0, str(engine / sub))
     return ""
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Final
 
-from ginsim.engine.kernel import melds_with as melds_with
+from ginsim.engine.kernel.meldsearch import melds_with as melds_with
 from ginsim.errors import CardError
 
 Card = int

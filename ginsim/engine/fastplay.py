@@ -4,7 +4,7 @@ the kernel's turn loop with no strategy objects and no views.
 ``play_hand`` asks each seat's strategy through method calls on a ``PlayerView``; for the
 built-in policies ``simple``, ``threshold:knock_at=K`` and ``random`` every answer is a
 small function of the seat's own hand, the upcard and its seeded random stream, so
-``kernel.play_hand`` plays them inline from their ``FastPolicy``. This module feeds it
+``kernel.loop.play_hand`` plays them inline from their ``FastPolicy``. This module feeds it
 (compiled with the other hot modules; ``fastjit`` runs the same loop under numba).
 
 The result is the same ``HandResult`` as ``play_hand`` with the same strategies, rules,
@@ -17,9 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from ginsim.engine import kernel
 from ginsim.engine.game import MAX_HANDS_PER_GAME, GameResult, run_game
 from ginsim.engine.hand import OUTCOMES, HandResult
+from ginsim.engine.kernel import loop
+from ginsim.engine.kernel.scoring import SCRATCH
 from ginsim.engine.melds import tables_for
 from ginsim.engine.policy import FastPolicy
 from ginsim.engine.rules import Rules, rule_facts
@@ -38,9 +39,9 @@ ROW_FIELDS: Final = (
     "stock_left",
     "forfeit_seat",
 )
-"""The hand log's fields at the start of each ``kernel.ROW_WIDTH`` row, in order
+"""The hand log's fields at the start of each ``kernel.loop.ROW_WIDTH`` row, in order
 (``outcome`` as its index in ``OUTCOMES``); the final hands and the cards laid off follow."""
-ROW_WIDTH: Final = kernel.ROW_WIDTH
+ROW_WIDTH: Final = loop.ROW_WIDTH
 _M32: Final = 0xFFFFFFFF
 
 
@@ -55,12 +56,12 @@ class _Batch:
         self.kinds = [s0.kind, s1.kind]
         self.knock_at = [s0.knock_at, s1.knock_at]
         self.chances = [float(s0.take_chance), float(s0.knock_chance), float(s1.take_chance), float(s1.knock_chance)]
-        self.scratch = [0] * kernel.SCRATCH
+        self.scratch = [0] * SCRATCH
 
     def hand(self, deck: list[int], dealer: int, seed0: int, seed1: int, row: list[int]) -> None:
         """One hand into ``row`` (``ROW_WIDTH`` ints)."""
         st = [seed0 >> 32 & _M32, seed0 & _M32, seed1 >> 32 & _M32, seed1 & _M32]
-        kernel.play_hand(
+        loop.play_hand(
             self.facts, self.TB, self.kinds, self.knock_at, self.chances,
             deck, 0, dealer, st, row, 0, self.scratch,
         )  # fmt: skip
@@ -140,7 +141,7 @@ def fast_rows(
         seeds[4 * i + 2] = s1 >> 32 & _M32
         seeds[4 * i + 3] = s1 & _M32
     out = [0] * (ROW_WIDTH * n)
-    kernel.play_rows(b.facts, b.TB, b.kinds, b.knock_at, b.chances, decks, dealers, seeds, out, b.scratch)
+    loop.play_rows(b.facts, b.TB, b.kinds, b.knock_at, b.chances, decks, dealers, seeds, out, b.scratch)
     return out
 
 

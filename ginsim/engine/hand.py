@@ -13,9 +13,9 @@ import operator
 from collections.abc import Sequence
 from typing import Final, NamedTuple, cast
 
-from ginsim.engine import kernel
 from ginsim.engine.cards import CARD_NAMES, Card, Mask, format_cards
 from ginsim.engine.guard import safe_repr
+from ginsim.engine.kernel import loop, scoring
 from ginsim.engine.layoff import layoff_is_legal, showdown
 from ginsim.engine.melds import MeldTables, tables_for
 from ginsim.engine.rules import Rules, rule_facts
@@ -30,8 +30,9 @@ BIG_GIN: Final = "big_gin"
 DRAWN: Final = "draw"
 FORFEIT: Final = "forfeit"
 OUTCOMES: Final = (KNOCK_WON, UNDERCUT, GIN, BIG_GIN, DRAWN, FORFEIT)
-"""The outcomes in the order of ``kernel``'s outcome codes (``OUTCOMES[code]``)."""
-if (kernel.KNOCK, kernel.UNDERCUT, kernel.GIN, kernel.BIG_GIN, kernel.DRAWN, kernel.FORFEIT) != (0, 1, 2, 3, 4, 5):
+"""The outcomes in the order of the kernel's outcome codes (``OUTCOMES[code]``)."""
+_CODES: Final = (scoring.KNOCK, scoring.UNDERCUT, scoring.GIN, scoring.BIG_GIN, scoring.DRAWN, scoring.FORFEIT)
+if _CODES != (0, 1, 2, 3, 4, 5):
     raise ImportError("hand: the kernel's outcome codes do not index OUTCOMES")  # pragma: no cover
 
 
@@ -91,11 +92,11 @@ class HandResult(NamedTuple):
 
 _ENDINGS: Final = {KNOCK_WON: "knock", UNDERCUT: "undercut (knock)", GIN: "gin", BIG_GIN: "big gin"}
 
-FORFEIT_DEADWOOD: Final = kernel.FORFEIT_DEADWOOD
-"""The deadwood a forfeit is scored against (``kernel.forfeit_points``)."""
+FORFEIT_DEADWOOD: Final = scoring.FORFEIT_DEADWOOD
+"""The deadwood a forfeit is scored against (``kernel.scoring.forfeit_points``)."""
 
-MAX_TURNS: Final = kernel.MAX_TURNS
-"""At this many turns a hand ends as a draw (``kernel.MAX_TURNS``)."""
+MAX_TURNS: Final = loop.MAX_TURNS
+"""At this many turns a hand ends as a draw (``kernel.loop.MAX_TURNS``)."""
 
 _ALL_CARDS: Final = list(range(52))
 _INT_ONLY: Final = {int}
@@ -127,8 +128,8 @@ def _engine_tables(max_run_length: int | None) -> MeldTables:
 def forfeit_points(rules: Rules, multiplier: int = 1) -> int:
     """What the opponent of a forfeiting seat scores for the hand (docs/METRICS.md): a
     gin against ``FORFEIT_DEADWOOD`` with the largest of the rules' bonuses, times the
-    hand's multiplier (R30). No legal showdown scores more (``kernel.forfeit_points``)."""
-    return kernel.forfeit_points(rule_facts(rules), multiplier)
+    hand's multiplier (R30). No legal showdown scores more (``kernel.scoring.forfeit_points``)."""
+    return scoring.forfeit_points(rule_facts(rules), multiplier)
 
 
 class Forfeit(Exception):
@@ -189,7 +190,7 @@ class Hand:
         self.deck = deck
         nd = 1 - dealer
         # R08: ten cards each, one at a time from the non-dealer; the 21st is the upcard
-        h_nd, h_d = kernel.deal(cast(list[int], deck), 0)
+        h_nd, h_d = loop.deal(cast(list[int], deck), 0)
         hands = [0, 0]
         hands[nd] = h_nd
         hands[dealer] = h_d
@@ -409,7 +410,7 @@ class Hand:
             # R23: stock down to two and no knock: no score, same dealer deals again.
             # (The turn cap ends a hand two players keep feeding each other from the
             # pile; the log tells it apart by stock_left > 2.)
-            self._end(kernel.DRAWN, -1, -1, 0, 0, 0, 0, 0, ())
+            self._end(scoring.DRAWN, -1, -1, 0, 0, 0, 0, 0, ())
             return
         self.to_move = 1 - seat
         turn = self.turn = self.turn + 1
@@ -444,8 +445,8 @@ class Hand:
         self.knocker = seat
         self.knocker_melds = melds
         self._event(seat, "big_gin", None)
-        _, _, points = kernel.score(self.facts, seat, 0, dd, dd, True, self.multiplier)
-        self._end(kernel.BIG_GIN, seat, seat, points, 0, dd, dd, 0, melds)
+        _, _, points = scoring.score(self.facts, seat, 0, dd, dd, True, self.multiplier)
+        self._end(scoring.BIG_GIN, seat, seat, points, 0, dd, dd, 0, melds)
 
     def knocker_show(self, melds: object = None) -> tuple[tuple[Mask, ...], int]:
         """The melds the knocker shows (default: a least-deadwood arrangement) and the
@@ -500,14 +501,14 @@ class Hand:
             code, winner, points, after, laid = showdown(tables, self.facts, k, kd, dh, kmelds, before, self.multiplier)
         else:  # the defender's own (show() allows none after gin)
             after = tables.deadwood_mask(dh & ~laid)
-            code, winner, points = kernel.score(self.facts, k, kd, before, after, False, self.multiplier)
+            code, winner, points = scoring.score(self.facts, k, kd, before, after, False, self.multiplier)
         return self._end(code, k, winner, points, kd, before, after, laid, kmelds)
 
     def forfeit(self, seat: int, kind: str, reason: str) -> HandResult:
         """R25/R26: ``seat`` forfeits the hand (and its game); the opponent wins it and
         scores ``forfeit_points`` (more than any legal end of this hand could give it)."""
-        points = kernel.forfeit_points(self.facts, self.multiplier)
-        return self._end(kernel.FORFEIT, -1, 1 - seat, points, 0, 0, 0, 0, (), seat, reason, kind)
+        points = scoring.forfeit_points(self.facts, self.multiplier)
+        return self._end(scoring.FORFEIT, -1, 1 - seat, points, 0, 0, 0, 0, (), seat, reason, kind)
 
     def _end(
         self,
@@ -524,7 +525,7 @@ class Hand:
         reason: str = "",
         kind: str = "",
     ) -> HandResult:
-        """End the hand with this result (the outcome as its ``kernel`` code)."""
+        """End the hand with this result (the outcome as its kernel code: ``kernel.scoring``)."""
         res = HandResult(  # positional, in field order: keywords cost more than the rest of the score
             OUTCOMES[code],
             knocker,

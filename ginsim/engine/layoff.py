@@ -5,15 +5,19 @@ stretches of the defender's cards that extend a run at either end (a chain: afte
 on 6S-7S-8S, TS may follow). Each meld offers a few choices; the defender's deadwood for a
 set of laid-off cards is just the deadwood of the rest, so trying every compatible
 combination of choices is exact, and there are rarely more than a few dozen. The
-arithmetic is ``kernel``'s; these take the engine's types.
+arithmetic is the kernel's (``kernel.layoffs``, ``kernel.scoring``); these take the engine's
+types.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ginsim.engine import kernel
 from ginsim.engine.cards import Mask
+from ginsim.engine.kernel import scoring
+from ginsim.engine.kernel.facts import RuleFacts
+from ginsim.engine.kernel.layoffs import LAYOFF_ROOM, layoff_search
+from ginsim.engine.kernel.meldsearch import deadwood
 from ginsim.engine.melds import MeldTables
 
 
@@ -24,14 +28,14 @@ def best_layoff(
     (ties: the fewest cards, then the first found). ``before``, the defender's deadwood
     without lay-offs, saves a computation when the caller has it."""
     if before is None:
-        before = kernel.deadwood(tables.flat, defender)
+        before = deadwood(tables.flat, defender)
     buf = _buffer(knocker_melds)
-    return kernel.layoff_search(tables.flat, defender, buf, 0, len(knocker_melds), tables.max_run, before, -1)
+    return layoff_search(tables.flat, defender, buf, 0, len(knocker_melds), tables.max_run, before, -1)
 
 
 def showdown(
     tables: MeldTables,
-    facts: kernel.RuleFacts,
+    facts: RuleFacts,
     k: int,
     kd: int,
     defender: Mask,
@@ -39,21 +43,21 @@ def showdown(
     before: int,
     mult: int,
 ) -> tuple[int, int, int, int, Mask]:
-    """``kernel.showdown`` on the engine's types: (outcome code, winner, points, the
+    """``kernel.scoring.showdown`` on the engine's types: (outcome code, winner, points, the
     defender's deadwood after laying off optimally, the cards laid off)."""
     buf = _buffer(knocker_melds)
-    return kernel.showdown(facts, tables.flat, k, kd, defender, buf, 0, len(knocker_melds), before, mult)
+    return scoring.showdown(facts, tables.flat, k, kd, defender, buf, 0, len(knocker_melds), before, mult)
 
 
 def layoff_is_legal(laid: Mask, knocker_melds: Sequence[Mask], tables: MeldTables) -> bool:
     """Whether the cards ``laid`` can all be laid off on the knocker's melds at once."""
     buf = _buffer(knocker_melds)
-    return kernel.layoff_search(tables.flat, laid, buf, 0, len(knocker_melds), tables.max_run, 0, laid)[0] == 1
+    return layoff_search(tables.flat, laid, buf, 0, len(knocker_melds), tables.max_run, 0, laid)[0] == 1
 
 
 def _buffer(melds: Sequence[Mask]) -> list[int]:
     """The melds followed by the kernel's lay-off scratch."""
-    buf = [0] * ((kernel.LAYOFF_ROOM + 1) * len(melds))
+    buf = [0] * ((LAYOFF_ROOM + 1) * len(melds))
     for i, m in enumerate(melds):
         buf[i] = m
     return buf

@@ -7,9 +7,9 @@ per-suit tables. With one such rank (the usual case) the savings of moving each 
 cards from its suit into the group simply add up, so no enumeration is needed at all.
 
 This module builds those tables (``MeldTables``, once per ``max_run_length``) as the one
-flat array ``ginsim.engine.kernel`` computes on; the arithmetic itself is the kernel's.
-The ``*_mask`` functions take and return raw masks and are the hot path; ``deadwood`` and
-``best_melds`` are the wrappers that accept card text too.
+flat array the kernel computes on (its layout: ``ginsim.engine.kernel.meldsearch``); the
+arithmetic itself is the kernel's. The ``*_mask`` functions take and return raw masks and
+are the hot path; ``deadwood`` and ``best_melds`` are the wrappers that accept card text too.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Final, NamedTuple
 
-from ginsim.engine import kernel
 from ginsim.engine.cards import RANK_MASK, RANK_OF, SUIT_OF, Card, Mask, cards_of, to_mask
 from ginsim.engine.guard import safe_repr
+from ginsim.engine.kernel import discard, meldsearch
 from ginsim.errors import IllegalMoveError
 
 _NO_CARD: Final = -1000  # gain of removing a card from an empty suit: never the best
@@ -82,7 +82,7 @@ class Melds(NamedTuple):
 
 class MeldTables:
     """The per-suit tables for one ``max_run_length`` (None: runs of any length), as the
-    one flat array ``kernel`` computes on (``flat``: its layout is the kernel's), and the
+    one flat array the kernel computes on (``flat``: its layout is ``kernel.meldsearch``'s), and the
     hot functions bound to it. Get one with ``tables_for``."""
 
     deadwood_mask: Callable[[Mask], int]
@@ -106,16 +106,16 @@ class MeldTables:
         delta = [T[p] - T[p & ~(1 << r)] for r in range(13) for p in range(8192)]
         cover = [run for runs in RUNS for run in (*runs, 0, 0, 0, 0)[:4]]
         self.flat = TB = tuple(T + RN + packed + delta + cover)
-        assert len(TB) == kernel.TABLES_SIZE
+        assert len(TB) == meldsearch.TABLES_SIZE
 
         def deadwood_mask(h: Mask) -> int:
             """Least deadwood of a hand mask (R07)."""
-            return kernel.deadwood(TB, h)
+            return meldsearch.deadwood(TB, h)
 
         def best_discard_mask(h: Mask) -> tuple[int, Mask]:
             """For a hand that must discard one card: the least deadwood after the discard
             and the mask of every discard that reaches it."""
-            return kernel.best_discard(TB, h)
+            return discard.best_discard(TB, h)
 
         self.deadwood_mask = deadwood_mask
         self.best_discard_mask = best_discard_mask
@@ -127,9 +127,9 @@ class MeldTables:
         return MeldTables(self.max_run_length, self)
 
     def best_melds_mask(self, h: Mask) -> Melds:
-        """The melds and deadwood of a least-deadwood arrangement of h (``kernel.best_melds``)."""
+        """The melds and deadwood of a least-deadwood arrangement of h (``kernel.meldsearch.best_melds``)."""
         buf = [0] * 18  # no hand holds more melds
-        n, dw = kernel.best_melds(self.flat, h, buf, 0)
+        n, dw = meldsearch.best_melds(self.flat, h, buf, 0)
         return Melds(tuple(buf[:n]), dw)
 
     def is_meld(self, m: Mask) -> bool:

@@ -18,8 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from ginsim.engine import kernel
 from ginsim.engine.cards import FULL_DECK, Card, Mask, melds_with
+from ginsim.engine.kernel.bits import low_index
+from ginsim.engine.kernel.discard import least_discards
 from ginsim.engine.layoff import showdown
 from ginsim.engine.melds import MeldTables
 from ginsim.engine.rules import Rules, rule_facts
@@ -58,8 +59,8 @@ def least_discard(tables: MeldTables, hand: Mask, banned: Mask) -> tuple[int, Ca
     ok = cards & ~banned
     if ok:
         return dw, ok.bit_length() - 1
-    dw, cards = kernel.least_discards(tables.flat, hand, hand & ~banned)
-    return dw, kernel.low_index(cards)  # the lowest, among equals
+    dw, cards = least_discards(tables.flat, hand, hand & ~banned)
+    return dw, low_index(cards)  # the lowest, among equals
 
 
 def discard_with_outs(
@@ -100,7 +101,7 @@ def discard_with_outs(
 def score_knock(rules: Rules, tables: MeldTables, knocker: Mask, kd: int, defender: Mask) -> int:
     """Points of a knock with ``kd`` deadwood, from the knocker's side (negative: undercut);
     the knocker shows its least-deadwood melds and the defender lays off all it can (R16-R20),
-    scored by ``kernel.showdown`` without the hand's multiplier."""
+    scored by ``kernel.scoring.showdown`` without the hand's multiplier."""
     melds = tables.best_melds_mask(knocker).melds if kd else ()
     before = tables.deadwood_mask(defender)
     _, winner, points, _, _ = showdown(tables, rule_facts(rules), 0, kd, defender, melds, before, 1)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from ginsim.engine.kernel import RANDOM, SIMPLE
+from ginsim.engine.kernel.policies import RANDOM, SIMPLE
 
 __all__ = ["ALWAYS", "RANDOM", "SIMPLE", "FastPolicy"]
 

@@ -1,5 +1,5 @@
 """A seeded random generator for strategies: the ``random.Random`` API on splitmix64
-(``kernel.mix64``, the one implementation of its finaliser).
+(``kernel.splitmix.mix64``, the one implementation of its finaliser).
 
 The engine seeds one per seat per hand, so seeding must be cheap (the Mersenne Twister
 takes microseconds to seed; this takes a fraction of one). Every method of
@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ginsim.engine.kernel import mix64
+from ginsim.engine.kernel.splitmix import mix64
 
 MAX_SEED = 2**63 - 1
 """The largest master seed a run accepts (seeds are 0..MAX_SEED)."""

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from ginsim.engine.kernel import RuleFacts
+from ginsim.engine.kernel.facts import RuleFacts
 from ginsim.engine.presets import PRESET_NAMES, PRESETS
 from ginsim.errors import RulesError
 
@@ -170,7 +170,7 @@ _RECENT_FACTS: list[tuple[Rules, RuleFacts]] = []  # those of the Rules objects 
 
 
 def rule_facts(rules: Rules) -> RuleFacts:
-    """What ``rules`` decide for each hand, as the kernel reads it (``kernel.RuleFacts``):
+    """What ``rules`` decide for each hand, as the kernel reads it (``kernel.facts.RuleFacts``):
     read once per Rules object (the last few asked for are kept: the engine's and its
     views' copies alternate), not per hand."""
     for known, facts in _RECENT_FACTS:

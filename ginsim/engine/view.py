@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ginsim.engine.cards import FULL_DECK, Card, Mask, format_card, melds_with
-from ginsim.engine.kernel import least_discards
+from ginsim.engine.kernel.discard import least_discards
 from ginsim.engine.melds import Melds, MeldTables
 from ginsim.engine.rng import SeededRandom
 from ginsim.engine.rules import Rules, rules_from_values, rules_values

@@ -1,11 +1,11 @@
 """A batch of learners' tables stepped in the kernel: the engine of ``GinRummyVectorEnv``
 against a built-in parametric opponent (hands, not games).
 
-The tables' state lives in flat int64 arrays (``kernel.TABLE_WIDTH`` ints a table, its
-deck and discard pile beside it); ``kernel.step_tables`` applies every learner's action
-and plays each opponent until its learner's next decision or the hand's end, and writes
-each learner's view as ``kernel.FEATURE_WIDTH`` ints (plane masks, scalars, legal
-actions), which this module turns into observations and masks: table by table in a
+The tables' state lives in flat int64 arrays (``kernel.table.TABLE_WIDTH`` ints a table,
+its deck and discard pile beside it); ``kernel.steps.step_tables`` applies every learner's
+action and plays each opponent until its learner's next decision or the hand's end, and
+writes each learner's view as ``kernel.steps.FEATURE_WIDTH`` ints (plane masks, scalars,
+legal actions), which this module turns into observations and masks: table by table in a
 small numba function (``_encode_rows``) when numba is installed, else with whole-array
 NumPy operations (``_observe_numpy``). The kernel runs as numba compiled it when numba is
 installed (``fastjit.jitted``), else in its mypyc form over lists.
@@ -24,24 +24,26 @@ from typing import Any, Final
 
 import numpy as np
 
-from ginsim.engine import fastjit, kernel
+from ginsim.engine import fastjit
+from ginsim.engine.kernel import steps, table
+from ginsim.engine.kernel.scoring import SCRATCH
 from ginsim.engine.melds import tables_for
 from ginsim.engine.policy import FastPolicy
 from ginsim.engine.rules import Rules, rule_facts
 from ginsim.rl.encoding import N_ACTIONS, N_PLANES, OBS_SIZE, TURN_SCALE
 
-W: Final = kernel.TABLE_WIDTH
-FW: Final = kernel.FEATURE_WIDTH
+W: Final = table.TABLE_WIDTH
+FW: Final = steps.FEATURE_WIDTH
 _M32: Final = 0xFFFFFFFF
 _S0: Final = N_PLANES * 52
 _BITS_AT: Final = np.arange(4)
 _BYTE_BITS: Final = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float32)
 """Row ``b``: the eight bits of byte ``b`` as floats, lowest first (``_encode_rows``)."""
-_F_DISCARDS: Final = kernel.F_DISCARDS
-_F_KNOCKS: Final = kernel.F_KNOCKS
-_F_TAIL: Final = kernel.F_TAIL
-_ACT_KNOCK: Final = kernel.ACT_KNOCK
-_ACT_TAKE: Final = kernel.ACT_TAKE
+_F_DISCARDS: Final = steps.F_DISCARDS
+_F_KNOCKS: Final = steps.F_KNOCKS
+_F_TAIL: Final = steps.F_TAIL
+_ACT_KNOCK: Final = table.ACT_KNOCK
+_ACT_TAKE: Final = table.ACT_TAKE
 
 
 def _unpack(masks: np.ndarray, out: np.ndarray) -> None:
@@ -104,7 +106,7 @@ def _compiled_encoder() -> Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndar
 def _encoder() -> Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool], None] | None:
     """The compiled ``_encode_rows`` when the kernel runs in numba's form, else None
     (the NumPy pass encodes)."""
-    return None if fastjit.jitted() is None else _compiled_encoder()
+    return None if fastjit.jitted(steps) is None else _compiled_encoder()
 
 
 class KernelBatch:
@@ -122,7 +124,7 @@ class KernelBatch:
         knock_at = [policy.knock_at, policy.knock_at]
         chances = [policy.take_chance, policy.knock_chance] * 2
         choice = -1 if seat is None else seat
-        jit = fastjit.jitted()
+        jit = fastjit.jitted(steps)
         self._start: Callable[[Sequence[int]], None]
         self._step: Callable[[np.ndarray], None]
         if jit is not None:
@@ -131,7 +133,7 @@ class KernelBatch:
                 np.array(kinds, dtype=np.int64), np.array(knock_at, dtype=np.int64),
                 np.array(chances, dtype=np.float64),
             )  # fmt: skip
-            scratch = np.zeros(kernel.SCRATCH, dtype=np.int64)
+            scratch = np.zeros(SCRATCH, dtype=np.int64)
             flat = (self.decks.reshape(-1), self.S.reshape(-1), self.piles.reshape(-1))
 
             def start(which: Sequence[int]) -> None:
@@ -150,7 +152,7 @@ class KernelBatch:
         self, args: tuple[Any, ...], choice: int
     ) -> tuple[Callable[[Sequence[int]], None], Callable[[np.ndarray], None]]:
         """The kernel's mypyc form over lists (when numba is not installed)."""
-        scratch = [0] * kernel.SCRATCH
+        scratch = [0] * SCRATCH
 
         def call(fn: Callable[..., None], extra: list[int], *tail: int) -> None:
             S, piles, F = self.S.reshape(-1).tolist(), self.piles.reshape(-1).tolist(), self.F.reshape(-1).tolist()
@@ -161,8 +163,8 @@ class KernelBatch:
             self.piles[:] = np.array(piles, dtype=np.int64).reshape(self.n, 52)
             self.F[:] = np.array(F, dtype=np.int64).reshape(self.n, FW)
 
-        return (lambda which: call(kernel.start_tables, list(which), choice)), (
-            lambda actions: call(kernel.step_tables, actions.tolist())
+        return (lambda which: call(steps.start_tables, list(which), choice)), (
+            lambda actions: call(steps.step_tables, actions.tolist())
         )
 
     # -- dealing ----------------------------------------------------------------------
@@ -176,15 +178,15 @@ class KernelBatch:
         decision."""
         rows = list(which)
         keys = np.array([self.rngs[i].bit_generator.random_raw() for i in rows], dtype=np.uint64)
-        self.S[rows, kernel.T_DST_HI] = (keys >> np.uint64(32)).astype(np.int64)
-        self.S[rows, kernel.T_DST_LO] = (keys & np.uint64(_M32)).astype(np.int64)
+        self.S[rows, table.T_DST_HI] = (keys >> np.uint64(32)).astype(np.int64)
+        self.S[rows, table.T_DST_LO] = (keys & np.uint64(_M32)).astype(np.int64)
         self._start(rows)
 
     def step(self, actions: np.ndarray) -> np.ndarray:
         """Every table's learner plays ``actions`` (int64; anything not legal now
         forfeits); the tables whose hand is over."""
         self._step(actions)
-        return np.flatnonzero(self.S[:, kernel.T_PHASE] == kernel.PH_OVER)
+        return np.flatnonzero(self.S[:, table.T_PHASE] == table.PH_OVER)
 
     # -- what the learners see -----------------------------------------------------------
     def observe(self, obs: np.ndarray, mask: np.ndarray | None, rows: np.ndarray | None = None) -> None:
@@ -209,7 +211,7 @@ class KernelBatch:
     def results(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The finished hands ``rows``: outcome codes, winners, points, learner seats."""
         S = self.S[rows]
-        return S[:, kernel.T_CODE], S[:, kernel.T_WINNER], S[:, kernel.T_POINTS], S[:, kernel.T_SEAT]
+        return S[:, table.T_CODE], S[:, table.T_WINNER], S[:, table.T_POINTS], S[:, table.T_SEAT]
 
 
 def _observe_numpy(F: np.ndarray, obs: np.ndarray, mask: np.ndarray | None) -> None:
@@ -230,8 +232,8 @@ def _observe_numpy(F: np.ndarray, obs: np.ndarray, mask: np.ndarray | None) -> N
     sc[:, 8] = F[:, 14]
     sc[:, 9:] = 0.0  # scores: hand mode
     if mask is not None:
-        _unpack(F[:, kernel.F_DISCARDS : kernel.F_KNOCKS + 1], mask[:, : kernel.ACT_TAKE])
-        mask[:, kernel.ACT_TAKE : N_ACTIONS] = (F[:, kernel.F_TAIL, None] >> _BITS_AT) & 1
+        _unpack(F[:, steps.F_DISCARDS : steps.F_KNOCKS + 1], mask[:, : table.ACT_TAKE])
+        mask[:, table.ACT_TAKE : N_ACTIONS] = (F[:, steps.F_TAIL, None] >> _BITS_AT) & 1
 
 
 def action_ids(actions: Any, n: int) -> np.ndarray:

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ginsim.engine import kernel
 from ginsim.engine.guard import passes, safe_repr
 from ginsim.engine.hand import Hand
+from ginsim.engine.kernel.policies import policy_discard, policy_knocks, policy_takes
 from ginsim.engine.policy import FastPolicy
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.strategy import Strategy, entry_points
@@ -68,12 +68,12 @@ class FastOpponent:
             facts = hand.facts
             TB = hand.tables.flat
             drawn = hand.drawn if hand.drawn is not None else 0
-            c, dw = kernel.policy_discard(TB, self.kinds, st, seat, held, drawn, hand.drawn_from_pile, facts.no_back)
-            if dw <= hand.knock_limit and kernel.policy_knocks(self.kinds, self.knock_at, self.chances, st, seat, dw):
+            c, dw = policy_discard(TB, self.kinds, st, seat, held, drawn, hand.drawn_from_pile, facts.no_back)
+            if dw <= hand.knock_limit and policy_knocks(self.kinds, self.knock_at, self.chances, st, seat, dw):
                 return KNOCK_BASE + c
             return c
         up = hand.upcard
-        if up is not None and kernel.policy_takes(self.kinds, self.chances, st, seat, up, held):
+        if up is not None and policy_takes(self.kinds, self.chances, st, seat, up, held):
             return TAKE
         return PASS if phase is OFFER else DRAW_STOCK
 

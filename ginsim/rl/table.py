@@ -10,7 +10,7 @@ engine refuses (or that is no action at all) forfeits the hand for the seat that
 hand through ``Game`` (R24: running scores, next dealer, the end of the game).
 
 Decks, dealers and the seats' random seeds come from the table's dealing stream (the
-kernel's splitmix64, ``kernel.deal_from_stream``), keyed by one draw of the environment's
+kernel's splitmix64, ``kernel.splitmix.deal_from_stream``), keyed by one draw of the environment's
 NumPy generator at each reset, so one seed fixes every hand of a table, and the
 vectorised environment deals the same hands inside the kernel.
 """
@@ -21,9 +21,9 @@ from typing import Final
 
 import numpy as np
 
-from ginsim.engine import kernel
 from ginsim.engine.game import MAX_HANDS_PER_GAME, Game
 from ginsim.engine.hand import FORFEIT, Hand, HandResult, forfeit_points
+from ginsim.engine.kernel.splitmix import below, deal_from_stream
 from ginsim.engine.rules import Rules, load_rules
 from ginsim.engine.view import OVER
 from ginsim.errors import IllegalMoveError, RulesError
@@ -75,7 +75,7 @@ class Table:
 
     def draw_seat(self) -> int:
         """A seat (0 or 1) from the dealing stream: the learner's, drawn before a deal."""
-        return kernel.below(self.stream, 0, 2)
+        return below(self.stream, 0, 2)
 
     def reset(self, rng: np.random.Generator | None) -> None:
         """Start a new hand (a new game in game mode): the dealing stream keyed from
@@ -84,7 +84,7 @@ class Table:
             self.key(rng)
         self.last = None
         self.hands_played = 0
-        dealer = kernel.below(self.stream, 0, 2)
+        dealer = below(self.stream, 0, 2)
         if self.game_mode:
             self.game = Game(self.rules, dealer)
         self._deal(dealer, (0, 0))
@@ -92,7 +92,7 @@ class Table:
     def _deal(self, dealer: int, scores: tuple[int, int]) -> None:
         deck = [0] * 52
         seeds = [0, 0]
-        kernel.deal_from_stream(self.stream, 0, deck, 0, seeds)
+        deal_from_stream(self.stream, 0, deck, 0, seeds)
         self.hand = Hand(self.rules, deck, dealer, scores, (seeds[0], seeds[1]), checked=True)
 
     @property

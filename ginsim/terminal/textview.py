@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ginsim.engine import kernel
 from ginsim.engine.cards import CARD_NAMES, SUIT_MASK, SUIT_OF, Card, Mask, cards_of, mask_value, sort_key
+from ginsim.engine.kernel.scoring import score
 from ginsim.engine.melds import MeldTables, tables_for
 from ginsim.engine.playhand import BIG_GIN, DRAWN, FORFEIT, GIN, KNOCK_WON, UNDERCUT, HandResult
 from ginsim.engine.rules import Rules, rule_facts
@@ -121,11 +121,11 @@ def event_text(style: Style, event: Event, names: Sequence[str]) -> str:
 
 
 def _base_points(res: HandResult, rules: Rules) -> int:
-    """A scored hand's points before R30's doubling (``kernel.score`` with no multiplier)."""
+    """A scored hand's points before R30's doubling (``kernel.scoring.score`` with no multiplier)."""
     if res.winner < 0 or res.outcome not in (GIN, BIG_GIN, KNOCK_WON, UNDERCUT):
         return 0
     kd, before, after = res.knocker_deadwood, res.defender_deadwood_before, res.defender_deadwood_after
-    return kernel.score(rule_facts(rules), res.knocker, kd, before, after, res.outcome == BIG_GIN, 1)[2]
+    return score(rule_facts(rules), res.knocker, kd, before, after, res.outcome == BIG_GIN, 1)[2]
 
 
 def showdown_rows(res: HandResult, rules: Rules) -> list[tuple[tuple[Mask, ...], Mask, Mask]]:

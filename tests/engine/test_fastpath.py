@@ -15,8 +15,8 @@ from ginsim.strategies.simple import Simple
 from ginsim.strategies.threshold import Threshold
 from support.fastpath import PAIRS, VARIANTS, chunk_task, policy_of
 
-from ginsim.engine import kernel
 from ginsim.engine.fastplay import play_fast_hand
+from ginsim.engine.kernel.splitmix import pick_bit, rand_float
 from ginsim.engine.playhand import play_hand
 from ginsim.engine.policy import RANDOM, SIMPLE, FastPolicy
 from ginsim.engine.registry import parse_spec
@@ -117,8 +117,8 @@ def test_random_stream_is_seeded_random() -> None:
             state, z = _textbook_splitmix64(state)
             assert SeededRandom(state - 0x9E3779B97F4A7C15 & 2**64 - 1)._next64() == z
             mask = rng.getrandbits(52) | 1
-            assert kernel.pick_bit(st, 0, mask) == ref.pick_bit(mask)
-            assert kernel.rand_float(st, 0) == ref.random()
+            assert pick_bit(st, 0, mask) == ref.pick_bit(mask)
+            assert rand_float(st, 0) == ref.random()
     assert splitmix64(12345) == _textbook_splitmix64(12345)[1]
 
 

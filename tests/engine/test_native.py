@@ -16,6 +16,7 @@ import os
 import random
 import subprocess
 import sys
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 import pytest
@@ -116,15 +117,33 @@ def test_pure_switch_loads_sources_only() -> None:
 
 
 def test_an_edited_source_is_never_run_compiled(tmp_path: Path) -> None:
+    (tmp_path / "kernel").mkdir()
     for name in native.HOT:
-        (tmp_path / f"{name}.py").write_text(f"# {name}\n")
+        (tmp_path / native.source_name(name)).write_text(f"# {name}\n")
     digest = hashlib.sha256(b"# melds\n").hexdigest()
-    record = {"compiler": "mypyc", "sources": {f"{name}.py": digest for name in native.HOT}}
+    record = {"compiler": "mypyc", "sources": {native.source_name(name): digest for name in native.HOT}}
     stale = native.stale_sources(record, tmp_path)
-    assert stale == [f"{name}.py" for name in native.HOT if name != "melds"]
+    assert stale == [native.source_name(name) for name in native.HOT if name != "melds"]
+    assert "kernel/loop.py" in stale  # the kernel's modules, in their package's folder
     (tmp_path / "playhand.py").unlink()  # an install without sources: nothing to compare
     assert "playhand.py" not in native.stale_sources(record, tmp_path)
-    assert native.stale_sources({"sources": "?"}, tmp_path) == [f"{name}.py" for name in native.HOT]
+    assert native.stale_sources({"sources": "?"}, tmp_path) == [native.source_name(name) for name in native.HOT]
+
+
+def test_the_sources_switch_covers_the_kernels_package(tmp_path: Path) -> None:
+    """GINSIM_PURE=1 in a regular install (compiled modules beside their sources): the
+    engine's folder and the kernel package's folder in it import sources only."""
+    (tmp_path / "kernel").mkdir()
+    for suffix in (".py", EXTENSION_SUFFIXES[0]):
+        (tmp_path / "kernel" / f"bits{suffix}").write_text("")
+    folders = [str(tmp_path), os.path.join(str(tmp_path), "kernel")]
+    try:
+        native._load_sources(folders[:1])
+        spec = sys.path_importer_cache[folders[1]].find_spec("ginsim.engine.kernel.bits")  # type: ignore[union-attr]
+        assert spec is not None and str(spec.origin).endswith("bits.py")
+    finally:
+        for folder in folders:
+            sys.path_importer_cache.pop(folder, None)
 
 
 def test_setup_compiles_exactly_the_hot_modules() -> None:
@@ -143,7 +162,7 @@ def test_setup_compiles_exactly_the_hot_modules() -> None:
     hot = namespace["_hot_modules"]()  # type: ignore[operator]
     assert tuple(hot) == native.HOT
     for name in hot:
-        assert (ROOT / "ginsim" / "engine" / f"{name}.py").is_file()
+        assert (ROOT / "ginsim" / "engine" / native.source_name(name)).is_file()
 
 
 def test_an_editable_build_keeps_its_files_out_of_the_sources(tmp_path: Path) -> None:

@@ -74,7 +74,7 @@ def test_vector_equals_single_under_every_variant(variant: str, engine: str, mon
     from ginsim.engine import fastjit
 
     if engine == "mypyc":
-        monkeypatch.setattr(fastjit, "jitted", lambda: None)
+        monkeypatch.setattr(fastjit, "jitted", lambda _module: None)
     elif not fastjit.installed():
         pytest.skip("numba is not installed")
     kwargs, opponent = VARIANTS[variant]

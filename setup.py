@@ -137,5 +137,4 @@ class BuildExt(build_ext):
 setup(
     cmdclass={"build_ext": BuildExt},
     ext_modules=_compiled_extensions(),
-    package_data={"ginsim": ["py.typed"], "ginsim.engine": ["_compiled.json"], "ginsim.outside": ["java/*.java"]},
-)
+)  # package data: pyproject.toml's [tool.setuptools.package-data], which would override a list here

@@ -13,7 +13,11 @@ weigh them:
   these rules and with the chance that the opponent hunts gin; the outs' worth crossed with
   the chance that the opponent keeps high cards (``sampler``'s evidence); and against a
   likely gin hunter, late, ``patient``'s race term (the least deadwood one of the next draws
-  would bring);
+  would bring); and the kept hand one stock draw ahead (``next_draw``): its expected
+  deadwood then and its chances to be able to knock and to be gin, every unseen card
+  counted (a low card that replaces the worst deadwood card as well as an out), crossed
+  with the undercut cost and the stage - where undercuts are cheap, the hand that knocks
+  first wins the hand;
 - the upcard (``TAKE_FEATURES``): the least deadwood after taking it, the hand's now and after
   an average stock draw, the outs' worth either way, whether it melds, its value, the stage,
   the hunter chance and the undercut cost;
@@ -32,7 +36,7 @@ against eager knockers, a gin hunter and itself under the default and the EAAI r
 (maximum likelihood: the teacher's choice among the options); the knock head refitted on the
 points that its own knocks and plays-on scored over 10,000 more hands (policy improvement);
 then every weight moved by evolution strategies on the points won in games to 100 against
-``simple``, the EAAI champion line's MARJJ_v5, that model and a gin hunter (744,000 hands:
+``simple``, the EAAI champion line's MARJJ_v5, that model and a gin hunter (761,000 hands:
 small changes tried both ways on common deals), and the result blended half and half with
 the model it started from (alone it gained against MARJJ_v5 and lost elsewhere; the blend
 kept the gain). It plays at about six times ``patient``'s speed. The model is
@@ -67,6 +71,7 @@ DISCARD_FEATURES = (
     "dw_undercut", "gain_undercut", "danger_undercut",
     "can_knock", "gin", "can_knock_late", "can_knock_hunter", "can_knock_undercut",
     "gain_keeper", "race",
+    "next_dw", "next_knock", "next_gin", "next_dw_undercut", "next_knock_undercut", "next_knock_late",
 )  # fmt: skip
 """What a discard is judged by (all about the kept 10-card hand and the card let go)."""
 TAKE_FEATURES = (
@@ -155,10 +160,40 @@ def out_worth(ctx: Context, rest: Mask, dw: int) -> tuple[float, float]:
     return gain, live
 
 
+def next_draw(ctx: Context, rest: Mask) -> tuple[float, float, float, float, float]:
+    """The 10-card hand ``rest`` one stock draw (and its best discard) ahead: the outs'
+    worth and weight as ``out_worth`` gives them, then the expected deadwood after the draw
+    and the chances that it can knock and that it is gin. Every unseen card may be the
+    draw, by its chance to be in the stock: an out by the deadwood it really leaves, any
+    other card by replacing the worst deadwood card when it is lower. Under cheap undercuts
+    the hand that knocks first wins the hand, and a low card drawn is as good as an out."""
+    dw, nine, moves = ctx.opp.out_moves(rest, ctx.tables)
+    if dw == 0:
+        return 0.0, 0.0, 0.0, 1.0, 1.0
+    total, below, _ = ctx.opp.draw_weights()
+    limit = ctx.limit
+    hist = [0.0] * (dw + 1)  # weight of the draws by the deadwood they leave
+    gain_below = dw - nine
+    for v in range(1, 11):
+        hist[nine + v if v < gain_below else dw] += below[v + 1] - below[v]
+    gain = live = 0.0
+    for w, by_value, real in moves:
+        hist[by_value] -= w
+        hist[real] += w
+        live += w
+        gain += w * (dw - real)
+    expect = knock = 0.0
+    for d in range(dw + 1):
+        expect += d * hist[d]
+        if d <= limit:
+            knock += hist[d]
+    return gain, live, expect / total, min(1.0, knock / total), max(0.0, hist[0] / total)
+
+
 def discard_row(ctx: Context, rest: Mask, card: Card, dw: int) -> list[float]:
     """The features of keeping the 10-card hand ``rest`` (deadwood ``dw``) after letting
     ``card`` go."""
-    gain, live = out_worth(ctx, rest, dw)
+    gain, live, next_dw, next_knock, next_gin = next_draw(ctx, rest)
     danger = ctx.opp.danger(card)
     late, hunter, undercut = ctx.late, ctx.hunter, ctx.undercut
     knock = 1.0 if dw <= ctx.limit else 0.0
@@ -169,6 +204,7 @@ def discard_row(ctx: Context, rest: Mask, card: Card, dw: int) -> list[float]:
         dw * undercut, gain * undercut, danger * undercut,
         knock, 1.0 if dw == 0 else 0.0, knock * late, knock * hunter, knock * undercut,
         gain * ctx.keeper, ctx.opp.best_of_draws(rest, ctx.tables, RACE_DRAWS, RACE_GIN) if ctx.race else 0.0,
+        next_dw, next_knock, next_gin, next_dw * undercut, next_knock * undercut, next_knock * late,
     ]  # fmt: skip
 
 

@@ -18,9 +18,11 @@ from ginsim.strategies.learned import (
     Learned,
     discard_rows,
     knock_row,
+    next_draw,
     take_row,
 )
 
+from ginsim.engine.cards import cards_list
 from ginsim.engine.playhand import play_hand
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import preset_rules
@@ -84,6 +86,53 @@ def test_the_models_scores_match_the_slow_reference_on_real_positions(rules_name
         fast = MODEL[kind].score(np.array(rows))
         for row, value in zip(rows, fast, strict=True):
             assert value == pytest.approx(reference_score(MODEL[kind], row), rel=1e-9, abs=1e-9)
+
+
+def _slow_next_draw(learned: Learned, view: PlayerView, rest: int) -> tuple[float, float, float, float, float]:
+    """``next_draw`` of the 10-card hand ``rest`` written out: every unseen card drawn in
+    turn (weighed by its chance to be in the stock) and every card of the 11 tried as the
+    discard; the outs are the draws that make a meld with two cards of the hand."""
+    ctx = learned.context(view)
+    dwm = ctx.tables.deadwood_mask
+    dw = dwm(rest)
+    if dw == 0:
+        return 0.0, 0.0, 0.0, 1.0, 1.0
+    held = [c for c in range(52) if rest >> c & 1]
+    total = expect = knock = gin = gain = live = 0.0
+    for c in range(52):
+        if not ctx.opp.unseen >> c & 1:
+            continue
+        w = 1.0 - ctx.opp.p[c]
+        after = min(dwm((rest | 1 << c) & ~(1 << d)) for d in [*held, c])
+        total += w
+        expect += w * after
+        knock += w * (after <= ctx.limit)
+        gin += w * (after == 0)
+        melds = any(dwm(1 << c | 1 << a | 1 << b) == 0 for a in held for b in held if a < b)
+        if melds:
+            live += w
+            gain += w * (dw - after)
+    return gain, live, expect / total, knock / total, gin / total
+
+
+@pytest.mark.parametrize("rules_name", ["default", "eaai"])
+def test_the_next_draw_features_match_a_draw_by_draw_count(rules_name: str) -> None:
+    class Check(Learned):
+        checked = 0
+
+        def discard(self, view: PlayerView) -> int:
+            hand = view.hand
+            for card in cards_list(hand & view.legal_discards()):
+                rest = hand & ~(1 << card)
+                fast = next_draw(self.context(view), rest)
+                assert fast == pytest.approx(_slow_next_draw(self, view, rest), rel=1e-9, abs=1e-9)
+                Check.checked += 1
+            return super().discard(view)
+
+    rules = preset_rules(rules_name)
+    for h in range(4):
+        play_hand(rules, [Check(), parse_spec("simple").build()], deck_for(300 + h), h % 2, (0, 0), (h, h + 1))
+    assert Check.checked > 100
 
 
 def test_the_discard_played_is_the_best_valued_one() -> None:

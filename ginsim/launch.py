@@ -17,7 +17,7 @@ from ginsim.engine.guard import DEFAULT_DECISION_LIMIT, checked_limit, checking
 from ginsim.engine.rules import Rules, load_rules, parse_rule_options
 from ginsim.errors import RunError
 from ginsim.run.backends import require_dask
-from ginsim.run.config import load_experiment
+from ginsim.run.config import Experiment, load_experiment
 from ginsim.run.describe import RunDescription
 from ginsim.run.grow import grown_plan
 from ginsim.run.options import Engine, resolve_engine
@@ -159,6 +159,49 @@ def finish(
         echo(terminal_digest(analysis))
 
 
+def _overrides(
+    exp: Experiment,
+    seed: int | None,
+    rules: str | Path | None,
+    rule_options: tuple[str, ...],
+    hands: int | None,
+    games: int | None,
+) -> tuple[int, Rules, int | None, int | None, Path, list[str]]:
+    """An experiment's seed, rules and size with the command line's overrides, the folder
+    they name (``<out>-seed<S>``, ``<out>-rules-<name>``, ``<out>-hands<N>``) and the
+    ``ginsim run`` command that asks for them; RunError for a bad override."""
+    size_hands, size_games = exp.hands, exp.games
+    folder = exp.out
+    args = ["ginsim", "run", str(exp.path)]
+    exp_seed, exp_rules = exp.seed, exp.rules
+    if seed is not None:
+        if not 0 <= seed < 2**63:
+            raise RunError.about("{seed} must be a whole number from 0 to 2**63-1, not {n}", n=seed)
+        exp_seed = seed
+        folder = folder.with_name(f"{folder.name}-seed{seed}")
+        args += ["--seed", str(seed)]
+    if rules is not None or rule_options:
+        exp_rules = load_rules(rules) if rules is not None else exp_rules
+        if rule_options:
+            exp_rules = exp_rules.with_values(parse_rule_options(rule_options), "--rule")
+        name = "custom" if rules is None else Path(str(rules)).stem
+        folder = folder.with_name(f"{folder.name}-rules-{name}")
+        args += ["--rules", str(rules)] if rules is not None else []
+        for option in rule_options:
+            args += ["--rule", option]
+    if hands is not None or games is not None:
+        if hands is not None and games is not None:
+            raise RunError.about("give {hands} or {games}, not both")
+        for count, n in (("{hands}", hands), ("{games}", games)):
+            if n is not None and n <= 0:
+                raise RunError.about(count + " must be a positive whole number, not {n}", n=n)
+        size_hands, size_games = hands, games
+        n, what = (hands, "hands") if hands is not None else (games, "games")
+        folder = folder.with_name(f"{folder.name}-{what}{n}")
+        args += [f"--{what}", str(n)]
+    return exp_seed, exp_rules, size_hands, size_games, folder, args
+
+
 def run_experiment(
     path: str | Path,
     *,
@@ -189,35 +232,7 @@ def run_experiment(
     chosen = resolve_engine(engine)
     with checking(decision_limit):  # its strategies checked as a run's are (launch)
         exp = load_experiment(path, isolate=isolate)
-    size_hands, size_games = exp.hands, exp.games
-    folder = exp.out
-    args = ["ginsim", "run", str(exp.path)]
-    exp_seed, exp_rules = exp.seed, exp.rules
-    if seed is not None:
-        if not 0 <= seed < 2**63:
-            raise RunError.about("{seed} must be a whole number from 0 to 2**63-1, not {n}", n=seed)
-        exp_seed = seed
-        folder = folder.with_name(f"{folder.name}-seed{seed}")
-        args += ["--seed", str(seed)]
-    if rules is not None or rule_options:
-        exp_rules = load_rules(rules) if rules is not None else exp_rules
-        if rule_options:
-            exp_rules = exp_rules.with_values(parse_rule_options(rule_options), "--rule")
-        name = "custom" if rules is None else Path(str(rules)).stem
-        folder = folder.with_name(f"{folder.name}-rules-{name}")
-        args += ["--rules", str(rules)] if rules is not None else []
-        for option in rule_options:
-            args += ["--rule", option]
-    if hands is not None or games is not None:
-        if hands is not None and games is not None:
-            raise RunError.about("give {hands} or {games}, not both")
-        for count, n in (("{hands}", hands), ("{games}", games)):
-            if n is not None and n <= 0:
-                raise RunError.about(count + " must be a positive whole number, not {n}", n=n)
-        size_hands, size_games = hands, games
-        n, what = (hands, "hands") if hands is not None else (games, "games")
-        folder = folder.with_name(f"{folder.name}-{what}{n}")
-        args += [f"--{what}", str(n)]
+    exp_seed, exp_rules, size_hands, size_games, folder, args = _overrides(exp, seed, rules, rule_options, hands, games)
     if out is not None:
         folder = out
         args += ["--out", str(out)]

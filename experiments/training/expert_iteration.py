@@ -35,8 +35,9 @@ from rollouts import Option, option_value, rebuild_deck
 from train_learned import MAX_HANDS, OPPONENTS, schedule
 
 from ginsim.engine.game import run_game
-from ginsim.engine.hand import Hand, HandResult
+from ginsim.engine.hand import Hand
 from ginsim.engine.playhand import play_hand
+from ginsim.engine.result import HandResult
 from ginsim.engine.rng import SeededRandom
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy

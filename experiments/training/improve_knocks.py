@@ -29,7 +29,7 @@ from ginsim.strategies.learned import HEADS, KNOCK_FEATURES, Learned
 from train_learned import MAX_HANDS, OPPONENTS, hands_of, schedule
 
 from ginsim.engine.game import run_game
-from ginsim.engine.hand import HandResult
+from ginsim.engine.result import HandResult
 from ginsim.engine.rng import SeededRandom
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.valuemodel import Head, load_heads, save_heads

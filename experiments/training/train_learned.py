@@ -37,9 +37,9 @@ from ginsim.strategies.learned import HEADS, Learned, discard_rows, knock_row, t
 from ginsim.strategies.patient import Patient
 
 from ginsim.engine.game import run_game
-from ginsim.engine.hand import HandResult
 from ginsim.engine.playhand import play_hand
 from ginsim.engine.registry import parse_spec
+from ginsim.engine.result import HandResult
 from ginsim.engine.rng import SeededRandom
 from ginsim.engine.rules import Rules, preset_rules
 from ginsim.engine.strategy import Strategy

@@ -4,7 +4,7 @@ Links are relative (``charts/...``), so the folder can be copied anywhere."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ginsim.analysis.format import (
     cell,
@@ -24,6 +24,9 @@ from ginsim.analysis.sprt import as_float, is_points_test
 from ginsim.analysis.stats import RATE_FIGURES
 from ginsim.analysis.tables import Analysis, matrix
 from ginsim.runfolder.records import PairingRecord, RunKind, forfeit_note
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 CHART_CAPTIONS: dict[str, str] = {
     "ratings": "Each strategy's rating with its 95% interval (points per hand in hand mode, Bradley–Terry on "
@@ -165,43 +168,9 @@ def report_markdown(a: Analysis) -> str:
         out += ["## Sequential test", "", _sprt_text(m.stopped, (m.pairings or [None])[0]), ""]
         out += _embed(charts, ("sprt",), fill)
     if a.ratings is not None:
-        games = "games_won" in a.ratings
-        model = GAMES_MODEL if games else POINTS_MODEL
-        out += ["## Ratings", "", f"Fitted to the figure that decides strength: {model} (docs/METRICS.md).", ""]
-        rows = []
-        for i, r in enumerate(a.ratings.itertuples(index=False)):
-            fmt = "{:+.0f}" if games else "{:+.2f}"
-            row = [str(i + 1), md_code(r.strategy), fmt.format(r.rating)]
-            row.append(f"{fmt.format(r.rating_lo)} to {fmt.format(r.rating_hi)}")
-            if games:
-                row += [f"{int(r.games_won):,}", f"{int(r.games_lost):,}"]
-            else:
-                row += [f"{int(r.hands):,}", f"{r.points_per_hand:+.2f}"]
-            rows.append(row)
-        extra = ["games won", "games lost"] if games else ["hands", "points_per_hand against the field"]
-        out += [md_table(["rank", "strategy", "rating", "95% interval", *extra], rows), ""]
-        out += _embed(charts, ("ratings",), fill)
+        out += _ratings_section(a.ratings, charts, fill)
         out += _pairwise_section(a)
-        figs = [("points_per_hand", "Points per hand"), ("win_rate", "Win rate")]
-        if "game_win_rate" in a.summary:
-            figs.insert(0, ("game_win_rate", "Game win rate"))
-        for fig, title in figs:
-            mat = matrix(a, fig)
-            names = list(mat.index)
-            rows = []
-            for n in names:
-                cells = []
-                for c in names:
-                    v = mat.loc[n, c]
-                    if n == c:
-                        cells.append("·")
-                    elif fig.endswith("rate"):
-                        cells.append("—" if v != v else f"{100 * v:.1f}%")
-                    else:
-                        cells.append("—" if v != v else f"{v:+.2f}")
-                rows.append([md_code(n), *cells])
-            out += [f"## {title} (row against column)", "", md_table(["", *[md_code(n) for n in names]], rows), ""]
-            out += _embed(charts, (f"heatmap_{fig}",), fill)
+        out += _matrix_sections(a, charts, fill)
     if m.kind == RunKind.SWEEP:
         out += _sweep_tables(a)
         out += _embed(charts, SWEEP_CHARTS, fill)
@@ -209,6 +178,73 @@ def report_markdown(a: Analysis) -> str:
     if m.kind == RunKind.GAUNTLET:
         out += _gauntlet_table(a)
         out += _embed(charts, tuple(c for c in charts if c.startswith("gauntlet_")), fill)
+    out += _summary_section(a)
+    out += _embed(charts, ("outcomes", "knock_deadwood", "turns"), fill)
+    out += _thinking_section(a)
+    out += [
+        "Files: `summary.csv` (these figures, intervals as `<name>_lo`/`<name>_hi`), "
+        + ("`ratings.csv`, `pairwise.csv`, " if a.ratings is not None else "")
+        + ("`sprt.csv` (the sequential test after each chunk), " if m.stopped else "")
+        + "`manifest.json` (what was played and how), `hands/*.parquet` (the hand log).",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def _ratings_section(ratings: pd.DataFrame, charts: dict[str, str], fill: dict[str, str]) -> list[str]:
+    """The ratings table (Bradley-Terry on game wins in games mode, points per hand in hand
+    mode) and its chart."""
+    out: list[str] = []
+    games = "games_won" in ratings
+    model = GAMES_MODEL if games else POINTS_MODEL
+    out += ["## Ratings", "", f"Fitted to the figure that decides strength: {model} (docs/METRICS.md).", ""]
+    rows = []
+    for i, r in enumerate(ratings.itertuples(index=False)):
+        fmt = "{:+.0f}" if games else "{:+.2f}"
+        row = [str(i + 1), md_code(r.strategy), fmt.format(r.rating)]
+        row.append(f"{fmt.format(r.rating_lo)} to {fmt.format(r.rating_hi)}")
+        if games:
+            row += [f"{int(r.games_won):,}", f"{int(r.games_lost):,}"]
+        else:
+            row += [f"{int(r.hands):,}", f"{r.points_per_hand:+.2f}"]
+        rows.append(row)
+    extra = ["games won", "games lost"] if games else ["hands", "points_per_hand against the field"]
+    out += [md_table(["rank", "strategy", "rating", "95% interval", *extra], rows), ""]
+    out += _embed(charts, ("ratings",), fill)
+    return out
+
+
+def _matrix_sections(a: Analysis, charts: dict[str, str], fill: dict[str, str]) -> list[str]:
+    """Row-against-column tables of the pairings' game win rate (games mode), points per
+    hand and win rate, each with its heatmap."""
+    out: list[str] = []
+    figs = [("points_per_hand", "Points per hand"), ("win_rate", "Win rate")]
+    if "game_win_rate" in a.summary:
+        figs.insert(0, ("game_win_rate", "Game win rate"))
+    for fig, title in figs:
+        mat = matrix(a, fig)
+        names = list(mat.index)
+        rows = []
+        for n in names:
+            cells = []
+            for c in names:
+                v = mat.loc[n, c]
+                if n == c:
+                    cells.append("·")
+                elif fig.endswith("rate"):
+                    cells.append("—" if v != v else f"{100 * v:.1f}%")
+                else:
+                    cells.append("—" if v != v else f"{v:+.2f}")
+            rows.append([md_code(n), *cells])
+        out += [f"## {title} (row against column)", "", md_table(["", *[md_code(n) for n in names]], rows), ""]
+        out += _embed(charts, (f"heatmap_{fig}",), fill)
+    return out
+
+
+def _summary_section(a: Analysis) -> list[str]:
+    """The summary table: one row per strategy and opponent, every figure with its interval."""
+    m = a.manifest
+    out: list[str] = []
     out += ["## Summary", "", "One row per strategy and opponent.", ""]
     header = ["strategy", "opponent"]
     if "value" in a.summary:
@@ -249,16 +285,7 @@ def report_markdown(a: Analysis) -> str:
         row.append(str(r.forfeits) + (f" ({md_text(r.forfeit_reasons)})" if r.forfeits and r.forfeit_reasons else ""))
         rows.append(row)
     out += [md_table(header, rows), ""]
-    out += _embed(charts, ("outcomes", "knock_deadwood", "turns"), fill)
-    out += _thinking_section(a)
-    out += [
-        "Files: `summary.csv` (these figures, intervals as `<name>_lo`/`<name>_hi`), "
-        + ("`ratings.csv`, `pairwise.csv`, " if a.ratings is not None else "")
-        + ("`sprt.csv` (the sequential test after each chunk), " if m.stopped else "")
-        + "`manifest.json` (what was played and how), `hands/*.parquet` (the hand log).",
-        "",
-    ]
-    return "\n".join(out)
+    return out
 
 
 def _forfeit_section(a: Analysis) -> list[str]:

@@ -18,11 +18,11 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from ginsim.engine.game import MAX_HANDS_PER_GAME, GameResult, run_game
-from ginsim.engine.hand import OUTCOMES, HandResult
 from ginsim.engine.kernel import loop
 from ginsim.engine.kernel.scoring import SCRATCH
 from ginsim.engine.melds import tables_for
 from ginsim.engine.policy import FastPolicy
+from ginsim.engine.result import OUTCOMES, HandResult
 from ginsim.engine.rules import Rules, rule_facts
 
 ROW_FIELDS: Final = (

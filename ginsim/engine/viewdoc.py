@@ -122,11 +122,11 @@ def _class_doc(module: object, cls_name: str) -> str:
 
 def attach() -> None:
     """Give ``PlayerView``, ``HandResult`` and ``Melds`` their docstrings (compiled or not)."""
-    from ginsim.engine import hand, melds, view
+    from ginsim.engine import melds, result, view
 
     try:
         view.PlayerView.__doc__ = view_doc()
-        for module, name in ((hand, "HandResult"), (melds, "Melds")):
+        for module, name in ((result, "HandResult"), (melds, "Melds")):
             doc = _class_doc(module, name)
             if doc:
                 getattr(module, name).__doc__ = doc

@@ -22,8 +22,9 @@ from typing import Final
 import numpy as np
 
 from ginsim.engine.game import MAX_HANDS_PER_GAME, Game
-from ginsim.engine.hand import FORFEIT, Hand, HandResult, forfeit_points
+from ginsim.engine.hand import Hand
 from ginsim.engine.kernel.splitmix import below, deal_from_stream
+from ginsim.engine.result import FORFEIT, HandResult, forfeit_points
 from ginsim.engine.rules import Rules, load_rules
 from ginsim.engine.view import OVER
 from ginsim.errors import IllegalMoveError, RulesError

@@ -31,7 +31,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ginsim.engine.hand import OUTCOMES, forfeit_points
+from ginsim.engine.result import OUTCOMES, forfeit_points
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
 from ginsim.rl.aec import observation_space

@@ -18,7 +18,7 @@ from ginsim.engine.game import MAX_HANDS_PER_GAME, Game, run_game
 from ginsim.engine.guard import DEFAULT_DECISION_LIMIT, UNSET_LIMIT_NAMES, checking
 from ginsim.engine.melds import tables_for
 from ginsim.engine.playhand import BIG_GIN, GIN, KNOCK_WON, UNDERCUT, HandResult, play_hand
-from ginsim.engine.registry import parse_spec
+from ginsim.engine.registry import StrategySpec, parse_spec
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import DECISIONS, Strategy, bound_entry, overrides
 from ginsim.engine.view import Event, PlayerView
@@ -37,7 +37,7 @@ from ginsim.run.seeding import (
 )
 from ginsim.run.worker import first_dealer, seats_for
 from ginsim.runfolder.integrity import chunk_span
-from ginsim.runfolder.records import RESULT_COLUMNS
+from ginsim.runfolder.records import RESULT_COLUMNS, PairingRecord
 from ginsim.runfolder.secret import run_secret
 from ginsim.terminal.runlog import RunLog
 from ginsim.terminal.textview import Style, event_text, hand_lines, result_lines
@@ -127,30 +127,11 @@ def replay_hand(
     row = run.row(n)
     m = run.manifest
     folder = run.folder
-    try:
-        rules = Rules().with_values(dict(m.rules), f"{folder}/manifest.json")
-        pairing = next(p for p in m.pairings if p.index == row["pairing"])
-        with checking(DEFAULT_DECISION_LIMIT):  # bounded as before a run (the main thread only)
-            spec_a, spec_b = parse_spec(pairing.a), parse_spec(pairing.b)
-        seed = int(m.seed)
-        mode = "hands" if m.hands is not None else "games"
-    except GinsimError as e:
-        hint = ""
-        if "no file" in str(e):  # a relative path.py:Class is read from the current folder
-            hint = f"; run replay from {m.cwd or 'the folder the run was started in'}, where that file is"
-        raise RunError(f"{folder}: cannot rebuild the run ({e.message(UNSET_LIMIT_NAMES)}{hint})") from None
-    except (KeyError, TypeError, ValueError, StopIteration) as e:
-        raise RunError(f"{folder}/manifest.json: cannot rebuild the run from it ({type(e).__name__}: {e})") from None
-    changed = code_changes(m, digest_specs([(pairing.label_a, spec_a), (pairing.label_b, spec_b)]))
-    if changed:
-        raise RunError(
-            f"{folder}: the code of {changed} changed since the run was played, so its hands cannot be replayed "
-            "as logged; replay with the code the run was played with, or play the run again into another --out"
-        )
+    rules, pairing, spec_a, spec_b = _rebuilt_pairing(run, row["pairing"])
+    seed = int(m.seed)
+    mode = "hands" if m.hands is not None else "games"
     key = text_key("pairing", pairing.a, pairing.b)
-    secret = run_secret(folder) if m.isolate else b""  # a tournament run's decks
-    if secret and m.identity.get("extra", {}).get("decks") == PER_PAIRING:
-        secret = pairing_secret(secret, key)  # each pairing's own decks
+    secret = _decks_secret(run, key)
     copy, unit = row["copy"], row["deal"]
     kept = [label in m.identity.get("keep", []) for label in (pairing.label_a, pairing.label_b)]
     a, b = spec_a.build(), spec_b.build()
@@ -161,12 +142,7 @@ def replay_hand(
     labels = (pairing.label_a, pairing.label_b)[:: 1 if seat_a == 0 else -1]
     names = (f"seat 0 ({labels[0]})", f"seat 1 ({labels[1]})")
     rec = Recorder()
-    if seat is not None:
-        seated = list(strategies)
-        seated[seat] = recording(seated[seat], rec)
-        strategies = (seated[0], seated[1])
-    if wrap is not None:
-        strategies = (wrap(strategies[0], 0, rec), wrap(strategies[1], 1, rec))
+    strategies = _watched(strategies, seat, wrap, rec)
     problems = [] if row["seat_a"] == seat_a else [f"seat_a {row['seat_a']} in the log, {seat_a} replayed"]
     log: list[Event] = []
     vs = f"pairing {row['pairing']} ({pairing.label_a} vs {pairing.label_b})"
@@ -222,6 +198,60 @@ def replay_hand(
         clock = " (the run used a clock: its results depend on the machine's speed)" if rules.time_per_hand else ""
         raise RunError(f"{folder}: hand {n} does not replay as logged: {'; '.join(problems)}{clock}")
     return Replay(n, row, where, names, rules, deck, dealer, scores, result, log, rec.decisions)
+
+
+def _decks_secret(run: RunLog, key: int) -> bytes:
+    """The secret a tournament run (``--isolate``) mixed into its decks, that of pairing
+    ``key`` where each pairing had decks of its own; empty for any other run."""
+    m = run.manifest
+    secret = run_secret(run.folder) if m.isolate else b""
+    if secret and m.identity.get("extra", {}).get("decks") == PER_PAIRING:
+        secret = pairing_secret(secret, key)
+    return secret
+
+
+def _watched(
+    strategies: tuple[Strategy, Strategy],
+    seat: int | None,
+    wrap: Callable[[Strategy, int, Recorder], Strategy] | None,
+    rec: Recorder,
+) -> tuple[Strategy, Strategy]:
+    """The seats' strategies with ``seat``'s decisions recorded into ``rec`` and each
+    wrapped by ``wrap``, as ``replay_hand`` was asked."""
+    if seat is not None:
+        seated = list(strategies)
+        seated[seat] = recording(seated[seat], rec)
+        strategies = (seated[0], seated[1])
+    if wrap is not None:
+        strategies = (wrap(strategies[0], 0, rec), wrap(strategies[1], 1, rec))
+    return strategies
+
+
+def _rebuilt_pairing(run: RunLog, index: int) -> tuple[Rules, PairingRecord, StrategySpec, StrategySpec]:
+    """The rules and pairing ``index`` of a run, its two strategies parsed again (bounded as
+    before a run); RunError when the manifest cannot rebuild them or the strategies' code
+    changed since the run was played."""
+    m = run.manifest
+    folder = run.folder
+    try:
+        rules = Rules().with_values(dict(m.rules), f"{folder}/manifest.json")
+        pairing = next(p for p in m.pairings if p.index == index)
+        with checking(DEFAULT_DECISION_LIMIT):  # bounded as before a run (the main thread only)
+            spec_a, spec_b = parse_spec(pairing.a), parse_spec(pairing.b)
+    except GinsimError as e:
+        hint = ""
+        if "no file" in str(e):  # a relative path.py:Class is read from the current folder
+            hint = f"; run replay from {m.cwd or 'the folder the run was started in'}, where that file is"
+        raise RunError(f"{folder}: cannot rebuild the run ({e.message(UNSET_LIMIT_NAMES)}{hint})") from None
+    except (KeyError, TypeError, ValueError, StopIteration) as e:
+        raise RunError(f"{folder}/manifest.json: cannot rebuild the run from it ({type(e).__name__}: {e})") from None
+    changed = code_changes(m, digest_specs([(pairing.label_a, spec_a), (pairing.label_b, spec_b)]))
+    if changed:
+        raise RunError(
+            f"{folder}: the code of {changed} changed since the run was played, so its hands cannot be replayed "
+            "as logged; replay with the code the run was played with, or play the run again into another --out"
+        )
+    return rules, pairing, spec_a, spec_b
 
 
 def _warm_up(

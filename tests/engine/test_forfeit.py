@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from ginsim.analysis.tables import analyze
-from ginsim.engine.hand import FORFEIT_DEADWOOD, forfeit_points
+from ginsim.engine.result import FORFEIT_DEADWOOD, forfeit_points
 from ginsim.engine.rules import Rules
 
 BOT = textwrap.dedent(

@@ -31,8 +31,8 @@ from ginsim import (
 from ginsim.engine import playhand as engine_module
 from ginsim.engine.cards import CARD_NAMES
 from ginsim.engine.game import next_dealer
-from ginsim.engine.hand import forfeit_points
 from ginsim.engine.playhand import Hand, HandResult
+from ginsim.engine.result import forfeit_points
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import OVER
 from ginsim.run.seeding import deck_for, game_deal_seed

@@ -29,7 +29,7 @@ from ginsim import (
     play_game,
     play_hand,
 )
-from ginsim.engine.hand import forfeit_points
+from ginsim.engine.result import forfeit_points
 from ginsim.engine.strategy import Strategy
 from ginsim.run.seeding import deck_for
 

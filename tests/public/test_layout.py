@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import ginsim
-from ginsim.engine import hand, view
+from ginsim.engine import result, view
 from ginsim.engine.playhand import OUTCOMES, play_hand
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules
@@ -70,7 +70,7 @@ def test_a_users_strategies_folder_loads_both_ways(tmp_path: Path, ginsim_proc) 
 def test_phases_and_outcomes_match_the_compiled_constants() -> None:
     assert {str(p) for p in Phase} == {view.OFFER, view.DRAW, view.DISCARD, view.KNOCK, view.LAYOFF, view.OVER}
     assert [str(o) for o in Outcome] == list(OUTCOMES)
-    assert Outcome.DRAW == hand.DRAWN and Outcome.KNOCK == hand.KNOCK_WON
+    assert Outcome.DRAW == result.DRAWN and Outcome.KNOCK == result.KNOCK_WON
 
 
 def test_every_history_action_is_in_the_vocabulary() -> None:

@@ -15,9 +15,10 @@ from ginsim.strategies.simple import Simple  # noqa: E402
 
 import ginsim.rl  # noqa: E402
 from ginsim.engine.cards import FULL_DECK  # noqa: E402
-from ginsim.engine.hand import Hand, forfeit_points  # noqa: E402
+from ginsim.engine.hand import Hand  # noqa: E402
 from ginsim.engine.playhand import play_hand  # noqa: E402
 from ginsim.engine.presets import PRESET_NAMES  # noqa: E402
+from ginsim.engine.result import forfeit_points  # noqa: E402
 from ginsim.engine.rules import Rules, preset_rules  # noqa: E402
 from ginsim.engine.view import DISCARD, KNOCK, OFFER  # noqa: E402
 from ginsim.rl.aec import observe_seat  # noqa: E402

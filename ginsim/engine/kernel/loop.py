@@ -41,6 +41,23 @@ def stock_done(next_stock: int, turn: int) -> bool:
     return next_stock >= 50 or turn >= MAX_TURNS
 
 
+def first_turn(
+    kinds: list[int], chances: list[float], st: list[int], decks: list[int], d0: int, dealer: int,
+    h_nd: int, h_d: int,
+) -> tuple[int, int, int]:  # fmt: skip
+    """R09, the first-turn offer of the upcard ``decks[d0 + 20]``: the non-dealer, then the
+    dealer may take it; when both pass the non-dealer draws the stock's top. Returns the
+    seat that takes or draws, its card and the deck index of the stock's top after it
+    (21 when the upcard was taken, 22 when it was drawn past)."""
+    up = decks[d0 + 20]
+    nd = 1 - dealer
+    if policy_takes(kinds, chances, st, nd, up, h_nd):
+        return nd, up, 21
+    if policy_takes(kinds, chances, st, dealer, up, h_d):
+        return dealer, up, 21
+    return nd, decks[d0 + 21], 22
+
+
 def play_hand(
     facts: RuleFacts,
     TB: tuple[int, ...],
@@ -72,23 +89,13 @@ def play_hand(
     up = decks[d0 + 20]
     limit = facts.limits[up]
     mult = facts.mults[up]
-    next_stock = 21
     turn = 1
-    seat = nd
-    from_pile = True
-    if policy_takes(kinds, chances, st, nd, up, h_nd):
-        pass
-    elif policy_takes(kinds, chances, st, dealer, up, h_d):
-        seat = dealer
-    else:
-        from_pile = False
-        up = decks[d0 + 21]
-        next_stock = 22
-    drawn = up
+    seat, drawn, next_stock = first_turn(kinds, chances, st, decks, d0, dealer, h_nd, h_d)
+    from_pile = next_stock == 21
     if seat == 0:
-        h0 |= 1 << up
+        h0 |= 1 << drawn
     else:
-        h1 |= 1 << up
+        h1 |= 1 << drawn
     end = DRAWN
     while True:
         held = h0 if seat == 0 else h1
@@ -119,6 +126,27 @@ def play_hand(
             h0 |= 1 << drawn
         else:
             h1 |= 1 << drawn
+    write_row(facts, TB, end, seat, h0, h1, mult, dealer, turn, next_stock, out, o, scratch)
+
+
+def write_row(
+    facts: RuleFacts,
+    TB: tuple[int, ...],
+    end: int,
+    seat: int,
+    h0: int,
+    h1: int,
+    mult: int,
+    dealer: int,
+    turn: int,
+    next_stock: int,
+    out: list[int],
+    o: int,
+    scratch: list[int],
+) -> None:
+    """The hand's ``ROW_WIDTH`` ints from ``out[o]``, once it has ended by ``end`` (``DRAWN``,
+    ``KNOCK`` or ``BIG_GIN``) on ``seat``'s turn with the final hands ``h0``, ``h1``: a knock
+    or big gin is settled by ``hand_end`` (the showdown), its melds written after the log."""
     code = DRAWN
     knocker = -1
     winner = -1

@@ -105,6 +105,16 @@ def table_move(
     pass (R09: both pass and the non-dealer draws), draw, big gin (R22), discard (R11,
     R12) and knock, then the showdown with the knocker's ``best_melds`` and optimal
     lay-offs (R16-R21), or a draw at a stock of two or at ``MAX_TURNS`` (R23)."""
+    if a >= ACT_TAKE and a != ACT_BIG_GIN:
+        table_draw(decks, S, piles, i, a)
+    else:
+        table_discard(facts, TB, S, piles, i, a, scratch)
+
+
+def table_draw(decks: list[int], S: list[int], piles: list[int], i: int, a: int) -> None:
+    """Table ``i``'s mover takes the pile's top (``ACT_TAKE``), passes on the first-turn
+    offer (``ACT_PASS``; the second pass makes the non-dealer draw) or draws (``ACT_DRAW``);
+    the learner's view records what the opponent took or passed on."""
     b = TABLE_WIDTH * i
     p0 = 52 * i
     seat = S[b + T_MOVER]
@@ -134,20 +144,31 @@ def table_move(
             return
         seat = 1 - S[b + T_DEALER]  # both passed: the non-dealer draws
         S[b + T_MOVER] = seat
-        a = ACT_DRAW
-    if a == ACT_DRAW:
-        if seat != me and n:
-            S[b + T_PASSED] |= 1 << piles[p0 + n - 1]
-        k = S[b + T_NEXT]
-        card = decks[p0 + k]
-        S[b + T_NEXT] = k + 1
-        S[b + T_H0 + seat] |= 1 << card
-        S[b + T_DRAWN] = card
-        S[b + T_PHASE] = PH_DISCARD
-        if seat == me:
-            S[b + T_LDRAWN] = card
-            S[b + T_LFROM] = 0
-        return
+    elif seat != me and n:
+        S[b + T_PASSED] |= 1 << piles[p0 + n - 1]
+    k = S[b + T_NEXT]
+    card = decks[p0 + k]
+    S[b + T_NEXT] = k + 1
+    S[b + T_H0 + seat] |= 1 << card
+    S[b + T_DRAWN] = card
+    S[b + T_PHASE] = PH_DISCARD
+    if seat == me:
+        S[b + T_LDRAWN] = card
+        S[b + T_LFROM] = 0
+
+
+def table_discard(
+    facts: RuleFacts, TB: tuple[int, ...], S: list[int], piles: list[int], i: int, a: int, scratch: list[int]
+) -> None:
+    """Table ``i``'s mover declares big gin (``ACT_BIG_GIN``) or discards (``a`` < 52) or
+    discards and knocks (52 + the card); a knock or big gin is scored at once, a turn that
+    leaves the stock at two (or at ``MAX_TURNS``) ends the hand drawn, any other passes the
+    turn to the other seat."""
+    b = TABLE_WIDTH * i
+    p0 = 52 * i
+    seat = S[b + T_MOVER]
+    me = S[b + T_SEAT]
+    n = S[b + T_PILE_N]
     dh = S[b + T_H0 + 1 - seat]
     if a == ACT_BIG_GIN:
         kh = S[b + T_H0 + seat]

@@ -106,6 +106,8 @@ def leave(w: CallCount) -> None:
 
 
 def describe(value: object) -> str:
+    """A strategy's answer as a message shows it: a card by its name, anything else by a
+    guarded ``repr``."""
     if type(value) is int and 0 <= value < 52:
         return CARD_NAMES[value]
     return safe_repr(value)
@@ -146,6 +148,7 @@ def raised(seat: int, method: str, e: BaseException) -> Forfeit:
 
 
 def not_bool(seat: int, method: str, value: object) -> Forfeit:
+    """The forfeit of a yes-or-no question answered with something else."""
     return Forfeit(seat, "illegal", f"{method} returned {safe_repr(value)}, not True or False")
 
 

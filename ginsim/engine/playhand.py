@@ -8,7 +8,7 @@ time forfeits the hand (R25, R26), and the result says who, what kind and why.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Final, cast
 
 from ginsim.engine.calls import (
@@ -96,7 +96,6 @@ def play_hand(
     hand = Hand(rules, deck, dealer, scores, seeds, log, checked)
     w = hand_begins()
     views = hand.views
-    deadwood = hand.tables.deadwood_mask
     knock_limit = hand.knock_limit  # R14, R29
     big_gin = rules.big_gin_bonus is not None
     seats = _Seats(strategies, views, rules.time_per_hand, w)
@@ -123,7 +122,7 @@ def play_hand(
             card = seats.discard(seat)
             knock = False
             c = cast(int, card) if type(card) is int else -1
-            dw = _deadwood_after(hand, views[seat], seat, c, deadwood) if 0 <= c < 52 else knock_limit + 1
+            dw = _deadwood_after(hand, views[seat], c) if 0 <= c < 52 else knock_limit + 1
             if dw <= knock_limit:
                 knock = seats.knock(seat, c, dw)
             if timed:
@@ -162,17 +161,17 @@ def play_hand(
     return hand.result  # type: ignore[return-value]
 
 
-def _deadwood_after(hand: Hand, view: PlayerView, seat: int, card: int, deadwood: Callable[[int], int]) -> int:
-    """The deadwood ``seat``'s hand would keep after discarding ``card`` (a card int), to
+def _deadwood_after(hand: Hand, view: PlayerView, card: int) -> int:
+    """The deadwood the mover's hand would keep after discarding ``card`` (a card int), to
     know whether to ask about a knock: the seat's own best-discard answer for this very
     hand saves a deadwood call (a knock itself is verified in ``Hand.discard``). A card
     the seat does not hold answers 99, above any knock limit (at most 10), so no knock
     question is asked."""
-    held = hand.hands[seat]
+    held = hand.hands[hand.to_move]
     if view._memo_hand == held and view._memo[1] >> card & 1:
         return view._memo[0]
     if held >> card & 1:
-        return deadwood(held & ~(1 << card))
+        return hand.deadwood_after(card)
     return 99
 
 

@@ -120,14 +120,23 @@ def schedule(opponents: Sequence[str], games: int) -> Iterator[tuple[str, Rules,
                 yield rules_name, rules, opponent, spec, g
 
 
-def play_records(games: int, seed: int, out_dir: Path) -> list[Path]:
+def play_records(
+    games: int,
+    seed: int,
+    out_dir: Path,
+    teacher: dict[str, Any] | None = None,
+    presets: Sequence[str] = RULES,
+    opponents: Sequence[str] = OPPONENTS,
+) -> list[Path]:
     """Play ``games`` games against each opponent under each preset; one records file per
-    (preset, opponent), with the hands it took."""
+    (preset, opponent), with the hands it took. ``teacher`` holds ``patient``'s parameters
+    (none: its default setting); an opponent ``patient`` in its default setting teaches too."""
     written = []
     rand = SeededRandom(seed)
-    for rules_name in RULES:
+    params = teacher or {}
+    for rules_name in presets:
         rules = preset_rules(rules_name)
-        for k, opponent in enumerate(OPPONENTS):
+        for k, opponent in enumerate(opponents):
             spec = parse_spec(opponent)
             records: Records = {key: [] for key in HEADS}
             hands = 0
@@ -135,9 +144,9 @@ def play_records(games: int, seed: int, out_dir: Path) -> list[Path]:
             for g in range(games):
                 seat = g % 2
                 players: list[Strategy] = [spec.build(), spec.build()]
-                teachers = [Teacher()]
+                teachers = [Teacher(**params)]
                 players[seat] = teachers[0]
-                if opponent == "patient":  # both seats teach
+                if opponent == "patient" and not params:  # both seats teach
                     teachers.append(Teacher())
                     players[1 - seat] = teachers[1]
                 game_seed = rand.getrandbits(62)
@@ -304,13 +313,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--fit-only", action="store_true", help="fit on the records already in --out-dir")
     ap.add_argument("--shares", default="0.03,0.1,0.3,1", help="shares of the records to fit curve models on")
     ap.add_argument("--ship", type=Path, default=None, help="write the model fitted on all records here")
+    ap.add_argument("--teacher", default="", help="the teacher's parameters, as patient:PARAMS would name them")
+    ap.add_argument("--presets", default=",".join(RULES), help="the presets played, comma-separated")
+    ap.add_argument("--opponents", default=";".join(OPPONENTS), help="the opponents' specs, ';'-separated")
     args = ap.parse_args(argv)
     args.out_dir.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     if args.fit_only:
         paths = sorted(args.out_dir.glob("records-*.npz"))
     else:
-        paths = play_records(args.games, args.seed, args.out_dir)
+        teacher = parse_spec(f"patient:{args.teacher}").params if args.teacher else None
+        paths = play_records(
+            args.games, args.seed, args.out_dir, teacher, args.presets.split(","), args.opponents.split(";")
+        )
     played = time.perf_counter() - start
     for share in (float(s) for s in args.shares.split(",")):
         records, hands = load_records(paths, share)

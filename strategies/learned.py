@@ -28,7 +28,7 @@ weigh them:
 The opponent's kind is read as ``patient`` reads it (its ``hand_ending`` evidence summed over a
 game's hands): an eager knocker or a gin hunter. The model never sees a name or a hidden card.
 
-Each head is linear in its features: the discard played is the best-valued one, the upcard is
+Each head weighs its features: the discard played is the best-valued one, the upcard is
 taken and a knock made when their head's value is positive; a decision costs one small
 NumPy product (``ginsim.valuemodel``). The weights were learned in steps
 (``experiments/training/``): distilled from ``patient``'s decisions over about 25,000 hands
@@ -39,9 +39,16 @@ then every weight moved by evolution strategies on the points won in games to 10
 ``simple``, the EAAI champion line's MARJJ_v5, that model and a gin hunter (761,000 hands:
 small changes tried both ways on common deals), and the result blended half and half with
 the model it started from (alone it gained against MARJJ_v5 and lost elsewhere; the blend
-kept the gain). It plays at about six times ``patient``'s speed. The model is
-``learned.npz`` beside this file (``model`` names another); docs/notes/2026-12-learned.md has
-the measurements.
+kept the gain). Those heads play where an undercut costs more than 10 points (the EAAI,
+modern and palace presets). Where it costs 10 or less (the default and classic presets,
+``CHEAP_UNDERCUT``) the model's *cheap* heads play: the same features and decisions, each
+head with one hidden layer of 16 units, distilled from ``patient``'s stronger setting
+(``samples=128``, four discards within 4 played out, the upcard too) over 26,500 hands under
+the default rules only; where undercuts are cheap the race to a knock decides more hands,
+and the stronger teacher runs it better than a linear student of the default one learned to.
+It plays at about five times ``patient``'s speed. The model is ``learned.npz`` beside this
+file (``model`` names another; a file without cheap heads plays its heads under every rule
+set); docs/notes/2026-12-learned.md has the measurements.
 """
 
 from __future__ import annotations
@@ -58,7 +65,7 @@ from ginsim import tables_for
 from ginsim.cards import VALUE_OF, Card, Mask, cards_list
 from ginsim.playout import outs_mask
 from ginsim.strategy import Strategy
-from ginsim.valuemodel import Head, load_heads
+from ginsim.valuemodel import Head, ModelFileError, load_heads
 from ginsim.view import PlayerView
 
 MODEL_FILE = Path(__file__).with_name("learned.npz")
@@ -105,16 +112,37 @@ deadwood one of the next ``RACE_DRAWS`` draws would bring, a gin counting ``RACE
 LATE_TURN = 12
 """From this turn a knock is a late one (``patient``'s patience begins here)."""
 
-MODEL, MODEL_META = load_heads(MODEL_FILE, HEADS)
-_OTHER_MODELS: dict[str, dict[str, Head]] = {}  # model files named by ``model``, read once each
+CHEAP_UNDERCUT = 10
+"""Where an undercut is worth this or less (the default and classic presets), a model's
+``cheap`` heads play, if its file has them (the shipped model's do); its other heads play
+elsewhere."""
+CHEAP = "cheap."
+"""The prefix of the cheap heads' keys in a model file."""
+CHEAP_HEADS = {CHEAP + key: names for key, names in HEADS.items()}
+Model = tuple[dict[str, Head], dict[str, Head]]
+"""A model's heads: those played where undercuts cost more than ``CHEAP_UNDERCUT``, and those
+played where they cost that or less (the same heads when the file has no cheap ones)."""
 
 
-def model_heads(path: str) -> dict[str, Head]:
+def read_model(path: str | Path) -> tuple[Model, dict[str, float]]:
+    """The heads of the model file ``path`` and its named numbers."""
+    heads, meta = load_heads(path, HEADS)
+    cheap = load_heads(path, CHEAP_HEADS, required=False)[0]
+    if cheap and len(cheap) != len(HEADS):
+        raise ModelFileError(f"model file {path}: it has some cheap heads but not all")
+    return (heads, {key[len(CHEAP) :]: head for key, head in cheap.items()} or heads), meta
+
+
+(MODEL, CHEAP_MODEL), MODEL_META = read_model(MODEL_FILE)
+_OTHER_MODELS: dict[str, Model] = {}  # model files named by ``model``, read once each
+
+
+def model_heads(path: str) -> Model:
     """The heads of the model file ``path`` ("": the shipped model)."""
     if not path:
-        return MODEL
+        return MODEL, CHEAP_MODEL
     if path not in _OTHER_MODELS:
-        _OTHER_MODELS[path] = load_heads(path, HEADS)[0]
+        _OTHER_MODELS[path] = read_model(path)[0]
     return _OTHER_MODELS[path]
 
 
@@ -268,15 +296,16 @@ def knock_row(view: PlayerView, ctx: Context, dw: int, rest: Mask) -> list[float
 class Learned(Strategy):
     """Scores every discard, the upcard and every knock with a small learned model over
     features of its view (deadwood, live outs, danger, stage, undercut cost, the
-    opponent's kind) and plays the best-valued option. ``explore`` (for training) takes that
+    opponent's kind) and plays the best-valued option; where an undercut costs 10 points or
+    less, the model's cheap heads score instead (``heads_for``). ``explore`` (for training) takes that
     share of decisions the other way (a discard: the second or third best); ``model`` is a
     model file to play instead of the shipped one."""
 
     name = "learned"
     description = (
-        "fast learned evaluation: a small linear model, distilled from patient and improved by play"
+        "fast learned evaluation: a small model, distilled from patient and improved by play"
         " (evolution strategies), weighs deadwood, live outs, danger, stage, undercut cost and whether"
-        " the opponent hunts gin"
+        " the opponent hunts gin; where undercuts are cheap, heads distilled from patient's stronger setting"
     )
 
     def __init__(self, hunter_prior: float = 0.3, explore: float = 0.0, model: str = "") -> None:
@@ -287,7 +316,7 @@ class Learned(Strategy):
         self.hunter_prior = hunter_prior
         self.explore = explore
         self.model = model
-        self.heads: dict[str, Head] = model_heads(model)
+        self.heads, self.cheap_heads = model_heads(model)
         self._hunter = GameEvidence(_hunter_read)
         self._keeper = GameEvidence(_keeper_read)
 
@@ -297,6 +326,10 @@ class Learned(Strategy):
         keeper = chance(self._keeper.update(view) + keeper_evidence(view.history, view.seat))
         return Context(view, chance(logit), keeper)
 
+    def heads_for(self, view: PlayerView) -> dict[str, Head]:
+        """The heads that play under ``view``'s rules (``CHEAP_UNDERCUT``)."""
+        return self.cheap_heads if view.rules.undercut_bonus <= CHEAP_UNDERCUT else self.heads
+
     def _explores(self, view: PlayerView) -> bool:
         return self.explore > 0.0 and view.rng.random() < self.explore
 
@@ -304,7 +337,7 @@ class Learned(Strategy):
         if view.upcard is None:
             return False
         row = take_row(view, self.context(view))
-        take = float(self.heads["take"].score(np.array([row]))[0]) > 0.0
+        take = float(self.heads_for(view)["take"].score(np.array([row]))[0]) > 0.0
         return take != self._explores(view)
 
     def discard(self, view: PlayerView) -> Card:
@@ -312,7 +345,7 @@ class Learned(Strategy):
         cards, rows = discard_rows(self.context(view), hand, hand & ~view.legal_discards())
         if len(cards) == 1:
             return cards[0]
-        values = self.heads["discard"].score(np.array(rows))
+        values = self.heads_for(view)["discard"].score(np.array(rows))
         order = np.argsort(-values)
         pick = 0
         if self._explores(view):
@@ -328,5 +361,5 @@ class Learned(Strategy):
     def knock(self, view: PlayerView) -> bool:
         if view.discard_deadwood == 0:
             return True
-        knock = float(self.heads["knock"].score(np.array([self.knock_features(view)]))[0]) > 0.0
+        knock = float(self.heads_for(view)["knock"].score(np.array([self.knock_features(view)]))[0]) > 0.0
         return knock != self._explores(view)

@@ -150,11 +150,12 @@ def step_sizes(heads: dict[str, Head], sigma: float) -> np.ndarray:
 
 
 class Candidate(Learned):
-    """``learned`` playing given heads."""
+    """``learned`` playing given heads under every rule set (a model file's cheap heads, if
+    it has them, are not evolved)."""
 
     def __init__(self, heads: dict[str, Head]) -> None:
         super().__init__()
-        self.heads = heads
+        self.heads = self.cheap_heads = heads
 
 
 def play_pairing(thetas: Sequence[np.ndarray], like: dict[str, Head], pairing: str, seeds: Sequence[int]) -> np.ndarray:

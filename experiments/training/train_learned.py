@@ -311,6 +311,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--hidden", type=int, default=0, help="hidden units of each head (0: linear)")
     ap.add_argument("--steps", type=int, default=400, help="Adam steps of a head with hidden units")
     ap.add_argument("--fit-only", action="store_true", help="fit on the records already in --out-dir")
+    ap.add_argument(
+        "--records", type=Path, action="append", default=[], help="with --fit-only: fit on this folder's records"
+    )
     ap.add_argument("--shares", default="0.03,0.1,0.3,1", help="shares of the records to fit curve models on")
     ap.add_argument("--ship", type=Path, default=None, help="write the model fitted on all records here")
     ap.add_argument("--teacher", default="", help="the teacher's parameters, as patient:PARAMS would name them")
@@ -320,7 +323,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.out_dir.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     if args.fit_only:
-        paths = sorted(args.out_dir.glob("records-*.npz"))
+        paths = [p for folder in args.records or [args.out_dir] for p in sorted(folder.glob("records-*.npz"))]
     else:
         teacher = parse_spec(f"patient:{args.teacher}").params if args.teacher else None
         paths = play_records(

@@ -102,9 +102,12 @@ def save_heads(path: str | Path, heads: Mapping[str, Head], meta: Mapping[str, f
         np.savez_compressed(f, **arrays)
 
 
-def load_heads(path: str | Path, expected: Mapping[str, Sequence[str]]) -> tuple[dict[str, Head], dict[str, float]]:
+def load_heads(
+    path: str | Path, expected: Mapping[str, Sequence[str]], required: bool = True
+) -> tuple[dict[str, Head], dict[str, float]]:
     """The heads of the model file ``path`` and its named numbers. ``expected`` names each
-    head that must be there and the features, in order, its rows will hold."""
+    head that must be there and the features, in order, its rows will hold; with
+    ``required`` false, a head the file does not have at all is left out."""
     try:
         with np.load(path, allow_pickle=False) as data:
             stored = {key: data[key] for key in data.files}
@@ -113,6 +116,8 @@ def load_heads(path: str | Path, expected: Mapping[str, Sequence[str]]) -> tuple
     heads = {}
     for key, names in expected.items():
         found = stored.get(f"{key}.names")
+        if found is None and not required:
+            continue
         if found is None or tuple(str(n) for n in found) != tuple(names):
             raise ModelFileError(f"model file {path}: head {key!r} was not trained on these features")
         parts = {p: stored.get(f"{key}.{p}") for p in _PARTS}

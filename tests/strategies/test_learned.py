@@ -17,10 +17,9 @@ from ginsim.strategies.learned import (
     MODEL_FILE,
     Learned,
     discard_rows,
-    knock_row,
     next_draw,
-    take_row,
 )
+from support.learned import RowsKept, rows_of_hands
 
 from ginsim.engine.cards import cards_list
 from ginsim.engine.playhand import play_hand
@@ -43,44 +42,9 @@ def test_the_shipped_model_loads_is_small_and_has_every_head() -> None:
         assert np.isfinite(MODEL[key].w2).all()
 
 
-class _Rows(Learned):
-    """``learned``, keeping the rows of every decision it scored."""
-
-    def __init__(self, **params: Any) -> None:
-        super().__init__(**params)
-        self.seen: list[tuple[str, list[list[float]]]] = []
-
-    def take_upcard(self, view: PlayerView) -> bool:
-        if view.upcard is not None:
-            self.seen.append(("take", [take_row(view, self.context(view))]))
-        return super().take_upcard(view)
-
-    def discard(self, view: PlayerView) -> int:
-        hand = view.hand
-        self.seen.append(("discard", discard_rows(self.context(view), hand, hand & ~view.legal_discards())[1]))
-        return super().discard(view)
-
-    def knock(self, view: PlayerView) -> bool:
-        card = view.discard_choice
-        rest = view.hand if card is None else view.hand & ~(1 << card)
-        self.seen.append(("knock", [knock_row(view, self.context(view), view.discard_deadwood, rest)]))
-        return super().knock(view)
-
-
-def _play(rules_name: str, hands: int) -> list[tuple[str, list[list[float]]]]:
-    rules = preset_rules(rules_name)
-    me = _Rows()
-    seen = []
-    for h in range(hands):
-        me = _Rows()
-        play_hand(rules, [me, parse_spec("simple").build()], deck_for(100 + h), h % 2, (0, 0), (h, h + 1))
-        seen += me.seen
-    return seen
-
-
 @pytest.mark.parametrize("rules_name", ["default", "eaai"])
 def test_the_models_scores_match_the_slow_reference_on_real_positions(rules_name: str) -> None:
-    seen = _play(rules_name, 6)
+    seen = rows_of_hands(rules_name, 6)
     assert {kind for kind, _ in seen} >= {"take", "discard"}
     for kind, rows in seen[:40]:
         fast = MODEL[kind].score(np.array(rows))
@@ -136,7 +100,7 @@ def test_the_next_draw_features_match_a_draw_by_draw_count(rules_name: str) -> N
 
 
 def test_the_discard_played_is_the_best_valued_one() -> None:
-    class Check(_Rows):
+    class Check(RowsKept):
         def discard(self, view: PlayerView) -> int:
             card = super().discard(view)
             hand = view.hand

@@ -1,0 +1,39 @@
+"""Give a ``learned`` model the heads it plays where undercuts are cheap.
+
+``learned`` plays a model file's ``cheap.*`` heads where an undercut is worth 10 or less (the
+default and classic presets; ``CHEAP_UNDERCUT`` in ``strategies/learned.py``) and its other
+heads elsewhere. This writes OUT with BASE's heads and, as its cheap heads, CHEAP's (any
+cheap heads BASE had are replaced). The shipped model is made so (step 5 of
+``make_model.sh``):
+
+    python experiments/training/cheap_heads.py build/learned/blend.npz build/learned/cheap.npz \\
+        --out strategies/learned.npz
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from ginsim.strategies.learned import CHEAP, HEADS
+
+from ginsim.engine.valuemodel import load_heads, save_heads
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("base", type=Path, help="the model whose heads play where undercuts are dear")
+    ap.add_argument("cheap", type=Path, help="the model whose heads play where undercuts are cheap")
+    ap.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args(argv)
+    base, meta = load_heads(args.base, HEADS)
+    cheap, cheap_meta = load_heads(args.cheap, HEADS)
+    heads = {**base, **{CHEAP + key: head for key, head in cheap.items()}}
+    save_heads(args.out, heads, {**meta, **{CHEAP + key: value for key, value in cheap_meta.items()}})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

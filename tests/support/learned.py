@@ -1,0 +1,52 @@
+"""``learned`` keeping the rows of every decision it scored, for the tests of its heads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ginsim.strategies.learned import Learned, discard_rows, knock_row, take_row
+
+from ginsim.engine.playhand import play_hand
+from ginsim.engine.registry import parse_spec
+from ginsim.engine.rules import preset_rules
+from ginsim.engine.view import PlayerView
+from ginsim.run.seeding import deck_for
+
+Seen = list[tuple[str, list[list[float]]]]
+"""By decision: the head that scored it and the rows of its options."""
+
+
+class RowsKept(Learned):
+    """``learned``, keeping the rows of every decision it scored."""
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.seen: Seen = []
+
+    def take_upcard(self, view: PlayerView) -> bool:
+        if view.upcard is not None:
+            self.seen.append(("take", [take_row(view, self.context(view))]))
+        return super().take_upcard(view)
+
+    def discard(self, view: PlayerView) -> int:
+        hand = view.hand
+        self.seen.append(("discard", discard_rows(self.context(view), hand, hand & ~view.legal_discards())[1]))
+        return super().discard(view)
+
+    def knock(self, view: PlayerView) -> bool:
+        card = view.discard_choice
+        rest = view.hand if card is None else view.hand & ~(1 << card)
+        self.seen.append(("knock", [knock_row(view, self.context(view), view.discard_deadwood, rest)]))
+        return super().knock(view)
+
+
+def rows_of_hands(rules_name: str, hands: int, first_deck: int = 100) -> Seen:
+    """The rows ``learned`` scored over ``hands`` hands against ``simple`` (decks from ``first_deck``)."""
+    rules = preset_rules(rules_name)
+    seen: Seen = []
+    for h in range(hands):
+        me = RowsKept()
+        deck = deck_for(first_deck + h)
+        play_hand(rules, [me, parse_spec("simple").build()], deck, h % 2, (0, 0), (h, h + 1))
+        seen += me.seen
+    return seen

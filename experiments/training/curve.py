@@ -49,6 +49,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=4101)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--reference", default=None, help="a strategy drawn as a dashed line (e.g. the teacher)")
+    ap.add_argument("--reference-name", default=None, help="the reference's name in the legend (default: its spec)")
+    ap.add_argument("--xlabel", default="hands played in training: the teacher's, then its own (log scale)")
     ap.add_argument("--extra", action="append", default=[], help="HANDS=MODEL: a further model at HANDS")
     ap.add_argument("--mark", action="append", default=[], help="HANDS=TEXT: a stage of training, drawn at HANDS")
     ap.add_argument("--json", type=Path, default=None)
@@ -58,7 +60,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.replot is not None:
         saved = json.loads(args.replot.read_text())
         marks = marks_of(args.mark) or saved.get("marks", [])
-        draw(saved["models"], saved["reference"], args.reference, args.games, args.png, marks)
+        draw(saved["models"], saved["reference"], args.reference_name or args.reference, args.games, args.png, marks,
+             args.xlabel)  # fmt: skip
         return 0
     models = [(int(p.stem.split("-")[1]), p) for p in args.models.glob("model-*.npz")]
     models += [(int(h), Path(m)) for h, _, m in (e.partition("=") for e in args.extra)]
@@ -76,7 +79,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json is not None:
         saved = {"models": figures, "reference": references, "marks": marks_of(args.mark)}
         args.json.write_text(json.dumps(saved, indent=1) + "\n")
-    draw(figures, references, args.reference, args.games, args.png, marks_of(args.mark))
+    draw(figures, references, args.reference_name or args.reference, args.games, args.png, marks_of(args.mark),
+         args.xlabel)  # fmt: skip
     return 0
 
 
@@ -92,6 +96,7 @@ def draw(
     games: int,
     png: Path,
     marks: Sequence[tuple[int, str]] = (),
+    xlabel: str = "hands played in training (log scale)",
 ) -> None:
     """The chart: each pairing's game win rate by training hands, the reference dashed, each
     stage of training (``marks``) a dotted line where it begins."""
@@ -114,7 +119,7 @@ def draw(
                     ha="right", va="bottom", rotation=90, bbox={"fc": "white", "ec": "none", "pad": 1})  # fmt: skip
     ax.axhline(50, color="grey", lw=0.8, ls=":")
     ax.set_xscale("log")
-    ax.set_xlabel("hands played in training: the teacher's, then its own (log scale)")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("games won by learned (%)")
     ax.set_title(f"learned: strength against training data ({games} games a point, 95% intervals)")
     ax.legend(fontsize=8, loc="upper left", ncol=2)

@@ -50,7 +50,7 @@ class LearnedChecked(Learned):
         hand = view.hand
         ctx = self.context(view)
         cards, rows = discard_rows(ctx, hand, hand & ~view.legal_discards())
-        values = self.heads["discard"].score(np.array(rows))
+        values = self.heads_for(view)["discard"].score(np.array(rows))
         order = np.argsort(-values)
         top = values[order[0]]
         alts = [cards[int(i)] for i in order[1 : self.candidates] if top - values[i] <= self.close]
@@ -66,7 +66,7 @@ class LearnedChecked(Learned):
         if dw == 0:
             return card  # gin: knocked whatever else
         row = knock_row(view, ctx, dw, rest)
-        knocks = dw <= ctx.limit and float(self.heads["knock"].score(np.array([row]))[0]) > 0.0
+        knocks = dw <= ctx.limit and float(self.heads_for(view)["knock"].score(np.array([row]))[0]) > 0.0
         options = [(card, knocks)]
         if knocks:
             options.append((card, False))

@@ -132,7 +132,7 @@ class Searcher(Learned):
         cards, rows = discard_rows(self.context(view), hand, hand & ~view.legal_discards())
         if len(cards) == 1:
             return cards[0]
-        order = np.argsort(-self.heads["discard"].score(np.array(rows)))[:TOP]
+        order = np.argsort(-self.heads_for(view)["discard"].score(np.array(rows)))[:TOP]
         picked = [int(i) for i in order]
         vals = self.values(view, [("discard", cards[i]) for i in picked])
         if vals is not None:

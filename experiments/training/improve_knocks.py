@@ -38,10 +38,12 @@ from ginsim.engine.view import PlayerView
 
 class KnockExplorer(Learned):
     """``learned`` that, with chance ``knock_explore``, answers a knock question against
-    its model, and notes every answer with its features."""
+    its model, and notes every answer with its features. It plays the model's heads under
+    every rule set (the knock head it refits is theirs; cheap heads, if any, are not)."""
 
     def __init__(self, knock_explore: float = 0.3, **params: Any) -> None:
         super().__init__(**params)
+        self.cheap_heads = self.heads
         self.knock_explore = knock_explore
         self.noted: list[tuple[list[float], bool]] = []
 

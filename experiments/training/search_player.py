@@ -58,7 +58,7 @@ class LearnedSearch(Learned):
         cards, rows = discard_rows(self.context(view), hand, hand & ~view.legal_discards())
         if len(cards) == 1:
             return cards[0]
-        order = [int(i) for i in np.argsort(-self.heads["discard"].score(np.array(rows)))[: self.top]]
+        order = [int(i) for i in np.argsort(-self.heads_for(view)["discard"].score(np.array(rows)))[: self.top]]
         sums = [0.0] * len(order)
         players_for = self._players_for(view)
         for opp, stock in self.dealer.worlds(view, self.worlds):

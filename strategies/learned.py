@@ -138,7 +138,7 @@ _OTHER_MODELS: dict[str, Model] = {}  # model files named by ``model``, read onc
 
 
 def model_heads(path: str) -> Model:
-    """The heads of the model file ``path`` ("": the shipped model)."""
+    """Both sets of heads of the model file ``path`` ("": the shipped model), read once."""
     if not path:
         return MODEL, CHEAP_MODEL
     if path not in _OTHER_MODELS:

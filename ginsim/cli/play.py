@@ -1,5 +1,5 @@
 """``ginsim play``, ``ginsim replay`` and ``ginsim moves``: thin click commands over
-ginsim.terminal.human, ginsim.terminal.replay and ginsim.terminal.moves."""
+ginsim.terminal.game, ginsim.terminal.replay and ginsim.terminal.moves."""
 
 from __future__ import annotations
 
@@ -46,7 +46,8 @@ def play(
     from ginsim.engine.registry import parse_spec
     from ginsim.engine.rules import build_rules
     from ginsim.errors import GinsimError
-    from ginsim.terminal.human import Console, TerminalGame
+    from ginsim.terminal.commands import Console
+    from ginsim.terminal.game import TerminalGame
     from ginsim.terminal.textview import Style, wrap_text
 
     rules = build_rules(rules_file, rule_options)

@@ -1,14 +1,17 @@
-"""``ginsim check``: the "check knock" of a hand, as data and as text."""
+"""The "check knock" of a hand, as data and as text: ``ginsim check``'s, and the one the
+person asks for at the table in ``ginsim play``."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ginsim.engine.cards import CARD_NAMES, cards_of, parse_card, sort_key, to_mask
+from ginsim.engine.cards import CARD_NAMES, cards_of, format_cards, parse_card, sort_key, to_mask
+from ginsim.engine.layoff import best_layoff
 from ginsim.engine.melds import tables_for
 from ginsim.engine.rules import Rules
+from ginsim.engine.view import PlayerView
 from ginsim.errors import CardError
-from ginsim.terminal.textview import Style
+from ginsim.terminal.textview import Style, union
 
 
 def _names(mask: int) -> list[str]:
@@ -100,3 +103,40 @@ def format_check(r: dict[str, Any], color: bool = False) -> str:
     if r.get("big_gin"):
         lines.append("big gin   yes: all 11 cards meld")
     return "\n".join(lines)
+
+
+def check_text(view: PlayerView, context: str, style: Style) -> str:
+    """The "check knock" report of the hand in front of the person: best melds and
+    deadwood; with 11 cards the best legal discards (R12) and whether a knock or gin
+    follows; before drawing, what taking the upcard would give; facing a knock, the best
+    lay-offs."""
+    rules = view.rules
+    tables = tables_for(rules.max_run_length)
+    hand = view.hand
+    report = check_hand(format_cards(hand), rules)
+    if hand.bit_count() == 11:
+        dw, best = view.best_discards()
+        first = min(cards_of(best), key=sort_key)
+        after = tables.best_melds_mask(hand & ~(1 << first))
+        report.update(
+            best_discards=_names(best),
+            deadwood_after=dw,
+            melds_after=[_names(m) for m in after.melds],
+            deadwood_cards_after=_names(hand & ~(1 << first) & ~union(after.melds)),
+            can_knock=dw <= view.knock_limit,
+            gin=dw == 0,
+        )
+    text = format_check(report, color=style.color)
+    up = view.upcard
+    if context in ("offer", "draw") and up is not None:
+        h = hand | 1 << up
+        choices = h if rules.allow_discard_of_drawn_upcard else hand
+        values = {c: tables.deadwood_mask(h & ~(1 << c)) for c in cards_of(choices)}
+        low = min(values.values())
+        names = " or ".join(CARD_NAMES[c] for c in sorted(values, key=sort_key) if values[c] == low)
+        verdict = "gin" if low == 0 else "a knock" if low <= view.knock_limit else "no knock"
+        text += f"\ntake {CARD_NAMES[up]}  then discard {names} -> deadwood {low} ({verdict})"
+    if context == "layoff" and view.knocker_melds:
+        dw, laid = best_layoff(hand, view.knocker_melds, tables)
+        text += f"\nlay-offs  best: {format_cards(laid) or 'none'} -> deadwood {dw}"
+    return text

@@ -27,7 +27,7 @@ from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import DISCARD, DRAW, LAYOFF, OFFER, PlayerView
 from ginsim.run.seeding import text_key
-from ginsim.terminal.human import person_deal
+from ginsim.terminal.game import person_deal
 from ginsim.terminal.textview import Style, event_text, result_lines, showdown_rows
 from ginsim.web.limits import LIMIT_NAMES, CallClock, interrupt, poll_interval
 from ginsim.web.moves import (

@@ -26,7 +26,7 @@ from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import PlayerView
 from ginsim.run.seeding import text_key
-from ginsim.terminal.human import person_deal
+from ginsim.terminal.game import person_deal
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

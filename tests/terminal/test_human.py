@@ -22,7 +22,9 @@ from ginsim.engine.melds import tables_for
 from ginsim.engine.playhand import play_hand
 from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules
-from ginsim.terminal.human import Console, GameSummary, HumanPlayer, Quit, TerminalGame
+from ginsim.terminal.commands import Console, Quit
+from ginsim.terminal.game import GameSummary, TerminalGame
+from ginsim.terminal.human import HumanPlayer
 from ginsim.terminal.textview import Style
 
 TARGET = 60  # a shorter game than 100, still several hands

@@ -1,5 +1,5 @@
 """``ginsim play``, ``ginsim replay`` and ``ginsim moves``: thin click commands over
-ginsim.terminal.game, ginsim.terminal.replay and ginsim.terminal.moves."""
+ginsim.terminal.game, ginsim.terminal.replay (with replaytext) and ginsim.terminal.moves."""
 
 from __future__ import annotations
 
@@ -123,7 +123,8 @@ def replay(
       ginsim replay results/mybot --where "outcome == 'undercut' and points > 20"
       ginsim replay results/mybot --hand 7 --html hand7.html
     """
-    from ginsim.terminal.replay import replay_hand, replay_text, seat_text
+    from ginsim.terminal.replay import replay_hand
+    from ginsim.terminal.replaytext import replay_text, seat_text
     from ginsim.terminal.runlog import RunLog
     from ginsim.terminal.textview import Style
 

@@ -19,7 +19,8 @@ from ginsim.engine.strategy import DECISIONS, Strategy, bound_entry, overrides
 from ginsim.engine.view import PlayerView
 from ginsim.errors import RunError
 from ginsim.runfolder.atomic import atomic_path
-from ginsim.terminal.replay import Recorder, replay_hand
+from ginsim.terminal.recording import Recorder
+from ginsim.terminal.replay import replay_hand
 from ginsim.terminal.runlog import RunLog
 
 MOVE_COLUMNS: dict[str, str] = {

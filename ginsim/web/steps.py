@@ -1,6 +1,6 @@
 """A replayed hand as data for the browser: one step per event, the table after it.
 
-The steps come from ``ginsim.terminal.replay.replay_moves`` (the source of the text
+The steps come from ``ginsim.terminal.replaytext.replay_moves`` (the source of the text
 replay), so each step says what the terminal replay says. With ``seat`` set, a step holds
 only what that seat saw: the opponent's hand is face down (the cards it took from the
 pile face up, as the seat saw them go) until a showdown shows it, and the opponent's
@@ -15,7 +15,8 @@ from typing import Any
 from ginsim.engine.cards import CARD_NAMES, Card, Mask, cards_of, mask_value, sort_key
 from ginsim.engine.melds import MeldTables, tables_for
 from ginsim.engine.playhand import BIG_GIN, GIN, KNOCK_WON, UNDERCUT
-from ginsim.terminal.replay import Move, Replay, dealt_hands, header_lines, replay_moves
+from ginsim.terminal.replay import Replay
+from ginsim.terminal.replaytext import Move, dealt_hands, header_lines, replay_moves
 from ginsim.terminal.textview import Style, event_text, result_lines, showdown_rows
 
 PUBLIC_ENDS = (KNOCK_WON, UNDERCUT, GIN, BIG_GIN)

@@ -14,7 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from ginsim.cli import cli
-from ginsim.terminal.replay import replay_hand, replay_text
+from ginsim.terminal.replay import replay_hand
+from ginsim.terminal.replaytext import replay_text
 from ginsim.terminal.runlog import RunLog
 from ginsim.terminal.textview import Style
 from ginsim.web import replay_html

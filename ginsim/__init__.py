@@ -37,9 +37,9 @@ from ginsim.engine.layoff import best_layoff
 from ginsim.engine.melds import Melds, MeldTables, best_melds, deadwood, tables_for
 from ginsim.engine.playhand import Hand, HandResult
 from ginsim.engine.presets import PRESET_NAMES
-from ginsim.engine.registry import parse_spec
 from ginsim.engine.registry import register_prefix as _register_prefix
 from ginsim.engine.rules import Rules, load_rules, load_rules_file, preset_rules
+from ginsim.engine.spec import parse_spec
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import PlayerView
 from ginsim.errors import (

@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ginsim.engine.guard import DEFAULT_DECISION_LIMIT, checking
-from ginsim.engine.registry import StrategySpec, parse_spec
 from ginsim.engine.rules import Rules, load_rules
+from ginsim.engine.spec import StrategySpec, parse_spec
 from ginsim.engine.strategy import Strategy
 from ginsim.errors import RulesError, RunError
 from ginsim.launch import RunSettings, launch

@@ -17,8 +17,9 @@ from ginsim.engine.game import play_game as _play_game
 from ginsim.engine.melds import best_discards as best_discards_mask
 from ginsim.engine.playhand import HandResult
 from ginsim.engine.playhand import play_hand as _play_hand
-from ginsim.engine.registry import check_decisions, parse_spec
+from ginsim.engine.registry import check_decisions
 from ginsim.engine.rules import Rules
+from ginsim.engine.spec import parse_spec
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import Event
 from ginsim.errors import CardError, StrategySpecError

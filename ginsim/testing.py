@@ -36,8 +36,8 @@ import pytest
 
 from ginsim.engine.game import play_game
 from ginsim.engine.playhand import HandResult, play_hand
-from ginsim.engine.registry import StrategySpec, parse_spec
 from ginsim.engine.rules import Rules
+from ginsim.engine.spec import StrategySpec, parse_spec
 from ginsim.engine.strategy import DECISIONS, HOOKS, Strategy
 from ginsim.engine.view import Event
 from ginsim.run.contract import Inspected, Record, counted

@@ -53,8 +53,8 @@ from joblib import Parallel, delayed
 from train_learned import MAX_HANDS, hands_of
 
 from ginsim.engine.game import run_game
-from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import preset_rules
+from ginsim.engine.spec import parse_spec
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.valuemodel import Head, load_heads, save_heads
 

@@ -13,8 +13,8 @@ import time
 from collections.abc import Sequence
 
 from ginsim.engine.playhand import play_hand
-from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import preset_rules
+from ginsim.engine.spec import parse_spec
 from ginsim.run.seeding import deck_for
 
 

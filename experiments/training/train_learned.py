@@ -38,10 +38,10 @@ from ginsim.strategies.patient import Patient
 
 from ginsim.engine.game import run_game
 from ginsim.engine.playhand import play_hand
-from ginsim.engine.registry import parse_spec
 from ginsim.engine.result import HandResult
 from ginsim.engine.rng import SeededRandom
 from ginsim.engine.rules import Rules, preset_rules
+from ginsim.engine.spec import parse_spec
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.valuemodel import Head, save_heads
 from ginsim.engine.view import PlayerView

@@ -43,8 +43,8 @@ def play(
       printf 'check\\nquit\\nyes\\n' | ginsim play --seed 1
     """
     from ginsim.engine.guard import DEFAULT_DECISION_LIMIT, UNSET_LIMIT_NAMES, checking
-    from ginsim.engine.registry import parse_spec
     from ginsim.engine.rules import build_rules
+    from ginsim.engine.spec import parse_spec
     from ginsim.errors import GinsimError
     from ginsim.terminal.commands import Console
     from ginsim.terminal.game import TerminalGame

@@ -1,6 +1,6 @@
 """The engine: cards as ints and hands as masks, melds and lay-offs, the rules, the hand
-state machine, what a seat may see (``PlayerView``), the play loop, games, play-outs and
-the strategy registry.
+state machine, what a seat may see (``PlayerView``), the play loop, games, play-outs,
+the strategy registry and strategy specs.
 
 The bottom layer (it imports only ``ginsim.errors`` of the rest of ginsim): nothing here
 imports another layer (outside, run, analysis, terminal, the top modules, cli), the

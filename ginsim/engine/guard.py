@@ -14,7 +14,7 @@ catches ``DecisionTimeout`` and carries on, is beyond this: the process playing 
 is then ended from outside (ginsim.run.hardlimit's supervisor; tournament mode's referee
 kills a bot's process). Signals are only handled in the main thread, so a run played in
 other threads (dask's thread workers) has no watchdog. Before a run, ``checking`` puts
-the strategies' check (ginsim.engine.registry: each module loaded, one instance built,
+the strategies' check (ginsim.engine.spec: each module loaded, one instance built,
 each a ``watched`` call) under the same watchdog, so a constructor that never returns
 stops the command with one line instead of hanging it.
 """
@@ -216,9 +216,9 @@ def guarded(decision_limit: float | None, time_per_hand: float | None = None) ->
 @contextmanager
 def checking(decision_limit: float | None) -> Iterator[None]:
     """Strategies checked before a run (their specs parsed: each module imported and one
-    instance built, ginsim.engine.registry) under the watchdog, as the run's decisions
+    instance built, ginsim.engine.spec) under the watchdog, as the run's decisions
     are: a watched call (``watched``) past ``decision_limit`` seconds ends with
-    DecisionTimeout, which the registry turns into one line naming the strategy. Nothing
+    DecisionTimeout, which the spec's check turns into one line naming the strategy. Nothing
     changes when the watchdog is already armed (inside ``guarded``), outside the main
     thread, or when ``decision_limit`` is None or 0 (or not a number of seconds, which
     the run refuses with its own message)."""

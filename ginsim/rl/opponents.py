@@ -22,7 +22,7 @@ from ginsim.engine.guard import passes, safe_repr
 from ginsim.engine.hand import Hand
 from ginsim.engine.kernel.policies import policy_discard, policy_knocks, policy_takes
 from ginsim.engine.policy import FastPolicy
-from ginsim.engine.registry import parse_spec
+from ginsim.engine.spec import parse_spec
 from ginsim.engine.strategy import Strategy, entry_points
 from ginsim.engine.view import DISCARD, KNOCK, OFFER
 from ginsim.rl.encoding import BIG_GIN, DRAW_STOCK, KNOCK_BASE, PASS, TAKE

@@ -28,8 +28,8 @@ from ginsim.engine.fastplay import fast_hands
 from ginsim.engine.melds import DEFAULT_TABLES
 from ginsim.engine.playhand import play_hand
 from ginsim.engine.policy import FastPolicy
-from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules
+from ginsim.engine.spec import parse_spec
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import PlayerView
 from ginsim.run.fastchunk import fast_kernel, fast_policy

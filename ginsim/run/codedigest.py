@@ -37,7 +37,8 @@ from importlib.machinery import PathFinder
 from pathlib import Path
 from typing import Any
 
-from ginsim.engine.registry import StrategySpec, available, spec_prefixes
+from ginsim.engine.registry import available, spec_prefixes
+from ginsim.engine.spec import StrategySpec
 from ginsim.outside import is_outside
 from ginsim.runfolder.manifest import Manifest
 from ginsim.version import __version__

@@ -23,8 +23,8 @@ from typing import Any
 from ginsim.engine.cards import Card, Mask
 from ginsim.engine.guard import DEFAULT_DECISION_LIMIT, checking
 from ginsim.engine.playhand import FORFEIT, HandResult, play_hand
-from ginsim.engine.registry import StrategySpec, parse_spec
 from ginsim.engine.rules import Rules
+from ginsim.engine.spec import StrategySpec, parse_spec
 from ginsim.engine.strategy import HOOKS, Strategy, bound_entry, overrides
 from ginsim.engine.view import Event, PlayerView
 from ginsim.run.seeding import deal_seed, deck_for, strategy_seed, text_key

@@ -11,8 +11,8 @@ import numpy as np
 from ginsim.engine import fastjit
 from ginsim.engine.fastplay import ROW_FIELDS, ROW_WIDTH, fast_rows
 from ginsim.engine.policy import FastPolicy
-from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
+from ginsim.engine.spec import StrategySpec
 from ginsim.engine.strategy import Strategy
 from ginsim.errors import RunError
 from ginsim.run.options import GENERAL_ENV, Engine

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ginsim.engine import _native as native
-from ginsim.engine.registry import StrategySpec
+from ginsim.engine.spec import StrategySpec
 from ginsim.errors import RunError
 from ginsim.outside import manifest_fields
 from ginsim.run.codedigest import CodeDigest, code_changes, digest_specs

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ginsim.engine.guard import DEFAULT_DECISION_LIMIT
-from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
+from ginsim.engine.spec import StrategySpec
 from ginsim.engine.strategy import HAND, LIFETIMES, MATCH
 from ginsim.errors import RunError, one_line
 from ginsim.run.describe import GauntletRun, MatchRun, RoundRobinRun, RunDescription, SweepRun

@@ -9,8 +9,8 @@ from ginsim.engine.cards import Card
 from ginsim.engine.game import MAX_HANDS_PER_GAME, Game
 from ginsim.engine.guard import letting_through
 from ginsim.engine.playhand import play_hand
-from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
+from ginsim.engine.spec import StrategySpec
 from ginsim.run.seeding import deck_for, game_deal_seed, strategy_seed, text_key
 from ginsim.terminal.commands import Console, Quit
 from ginsim.terminal.human import HumanPlayer

@@ -17,8 +17,8 @@ from ginsim.engine.cards import Card
 from ginsim.engine.game import MAX_HANDS_PER_GAME, Game, run_game
 from ginsim.engine.guard import DEFAULT_DECISION_LIMIT, UNSET_LIMIT_NAMES, checking
 from ginsim.engine.playhand import HandResult, play_hand
-from ginsim.engine.registry import StrategySpec, parse_spec
 from ginsim.engine.rules import Rules
+from ginsim.engine.spec import StrategySpec, parse_spec
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import Event
 from ginsim.errors import GinsimError, RunError

@@ -26,7 +26,7 @@ import time
 from typing import Any
 
 from ginsim.engine.guard import BotFailure, DecisionTimeout, check_user_stop
-from ginsim.engine.registry import StrategySpec
+from ginsim.engine.spec import StrategySpec
 from ginsim.engine.strategy import HOOKS
 from ginsim.tournament.processes import Jail, end_process, spec_files, start_bot_process
 

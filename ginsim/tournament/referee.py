@@ -33,8 +33,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from ginsim.engine.guard import BotFailure, DecisionTimeout, guarded
-from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
+from ginsim.engine.spec import StrategySpec
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import PlayerView
 from ginsim.tournament.bot_host import FIELDS

@@ -3,7 +3,7 @@
 Checking a spec (``parse_spec``: the class found, its parameters read and converted, one
 instance built) imports the strategy's module, which runs its code. In tournament mode
 (``--isolate``) the referee must run no bot code at all, so each spec that would import
-outside code (``registry.imports_outside_code``: a plugin, ``package.module:Class``,
+outside code (``imports_outside_code``: a plugin, ``package.module:Class``,
 ``file.py:Class``) is checked in a process of its own (ginsim.tournament.spec_host), started
 as a bot's process is (ginsim.tournament.referee: minimal environment, the bot user when run as
 root). The referee gets back plain facts (``SpecFacts``) or the very error line
@@ -20,7 +20,7 @@ import subprocess
 from collections.abc import Sequence
 from typing import Any
 
-from ginsim.engine.registry import SpecFacts, StrategySpec, imports_outside_code, parse_spec
+from ginsim.engine.spec import SpecFacts, StrategySpec, imports_outside_code, parse_spec
 from ginsim.errors import StrategySpecError, one_line
 from ginsim.tournament.bot_process import START_TIMEOUT
 from ginsim.tournament.processes import Jail, end_process, read_bounded, spec_files, start_bot_process

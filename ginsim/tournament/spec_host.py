@@ -33,7 +33,7 @@ def _plain(value: Any) -> Any:
 
 def check(text: str) -> dict[str, Any]:
     """One spec, checked as ``parse_spec`` checks it, as facts or an error line."""
-    from ginsim.engine.registry import parse_spec
+    from ginsim.engine.spec import parse_spec
     from ginsim.errors import GinsimError
     from ginsim.outside import manifest_fields
 

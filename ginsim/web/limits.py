@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from ginsim.engine.registry import StrategySpec, no_answer, parse_spec
+from ginsim.engine.spec import StrategySpec, no_answer, parse_spec
 from ginsim.engine.strategy import Strategy
 from ginsim.errors import GinsimError, StrategySpecError
 

@@ -24,8 +24,9 @@ from starlette.routing import Route
 
 from ginsim.engine.guard import DEFAULT_DECISION_LIMIT, checked_limit
 from ginsim.engine.presets import PRESETS
-from ginsim.engine.registry import StrategySpec, available
+from ginsim.engine.registry import available
 from ginsim.engine.rules import Rules, parse_rule_options, preset_rules
+from ginsim.engine.spec import StrategySpec
 from ginsim.engine.strategy import Strategy
 from ginsim.errors import GinsimError
 from ginsim.web.limits import LIMIT_NAMES, load_bot

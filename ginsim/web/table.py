@@ -22,8 +22,8 @@ from ginsim.engine.game import MAX_HANDS_PER_GAME, Game
 from ginsim.engine.guard import letting_through
 from ginsim.engine.melds import tables_for
 from ginsim.engine.playhand import HandResult, play_hand, thread_watch
-from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
+from ginsim.engine.spec import StrategySpec
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import DISCARD, DRAW, LAYOFF, OFFER, PlayerView
 from ginsim.run.seeding import text_key

@@ -19,8 +19,8 @@ from typing import Any, NoReturn
 from ginsim.engine.game import MAX_HANDS_PER_GAME, Game
 from ginsim.engine.guard import letting_through
 from ginsim.engine.playhand import play_hand, thread_watch
-from ginsim.engine.registry import StrategySpec
 from ginsim.engine.rules import Rules
+from ginsim.engine.spec import StrategySpec
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import Event
 from ginsim.errors import RunError

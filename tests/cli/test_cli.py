@@ -11,7 +11,7 @@ import pytest
 
 from ginsim.cli import cli
 from ginsim.engine import registry
-from ginsim.engine.registry import parse_spec
+from ginsim.engine.spec import parse_spec
 from ginsim.errors import StrategySpecError
 
 

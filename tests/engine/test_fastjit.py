@@ -117,7 +117,8 @@ def test_runs_identical_with_and_without_the_kernel(tmp_path: Path, monkeypatch:
 def test_fast_policies_match_the_fast_seats() -> None:
     """The names that get the fast path's bigger chunks are exactly the built-ins whose
     classes offer a fast policy."""
-    from ginsim.engine.registry import BUILTINS, parse_spec
+    from ginsim.engine.registry import BUILTINS
+    from ginsim.engine.spec import parse_spec
 
     fast = {name for name in BUILTINS if fastchunk.fast_policy(parse_spec(name).load_class(), {}) is not None}
     assert fast == set(run_plan.FAST_POLICIES)

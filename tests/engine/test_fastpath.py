@@ -19,9 +19,9 @@ from ginsim.engine.fastplay import play_fast_hand
 from ginsim.engine.kernel.splitmix import pick_bit, rand_float
 from ginsim.engine.playhand import play_hand
 from ginsim.engine.policy import RANDOM, SIMPLE, FastPolicy
-from ginsim.engine.registry import parse_spec
 from ginsim.engine.rng import SeededRandom, splitmix64
 from ginsim.engine.rules import Rules
+from ginsim.engine.spec import parse_spec
 from ginsim.run import fastchunk
 from ginsim.run.fastchunk import fast_path_reason
 from ginsim.run.options import Engine

@@ -24,8 +24,8 @@ from ginsim.engine.hand import _engine_tables
 from ginsim.engine.layoff import best_layoff, layoff_is_legal
 from ginsim.engine.melds import tables_for
 from ginsim.engine.playhand import play_hand
-from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules
+from ginsim.engine.spec import parse_spec
 from ginsim.run.seeding import deal_seed, deck_for
 
 RUN_LIMITS = (None, 3, 4, 5)

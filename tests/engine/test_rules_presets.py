@@ -23,8 +23,8 @@ from ginsim.engine.gamescore import final_totals
 from ginsim.engine.melds import tables_for
 from ginsim.engine.playhand import Hand, play_hand
 from ginsim.engine.presets import FIELD_HELP, PRESET_NAMES, PRESETS
-from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules, build_rules, preset_rules, rules_from_table
+from ginsim.engine.spec import parse_spec
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import PlayerView
 from ginsim.errors import GinsimError, IllegalMoveError, RulesError

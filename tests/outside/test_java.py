@@ -19,8 +19,8 @@ import pytest
 from ginsim.engine.cards import parse_card
 from ginsim.engine.game import play_game
 from ginsim.engine.playhand import play_hand
-from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules
+from ginsim.engine.spec import parse_spec
 from ginsim.engine.strategy import Strategy
 from ginsim.outside.java import FROM_EAAI, TO_EAAI, JavaPlayerError, eaai_cards, parse_melds
 from ginsim.run.seeding import deal_seeds, decks_for

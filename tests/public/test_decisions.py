@@ -16,8 +16,8 @@ import pytest
 
 import ginsim
 from ginsim.engine.playhand import FORFEIT, play_hand
-from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules
+from ginsim.engine.spec import parse_spec
 from ginsim.errors import StrategySpecError
 from ginsim.run.seeding import deal_seed, deck_for
 

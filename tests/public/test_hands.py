@@ -7,7 +7,7 @@ from ginsim.strategies.threshold import Threshold
 
 import ginsim
 from ginsim.engine.playhand import play_hand as engine_play_hand
-from ginsim.engine.registry import parse_spec
+from ginsim.engine.spec import parse_spec
 from ginsim.errors import CardError, StrategySpecError
 
 DECK = list(range(52))

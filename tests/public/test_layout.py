@@ -13,8 +13,8 @@ import pytest
 import ginsim
 from ginsim.engine import result, view
 from ginsim.engine.playhand import OUTCOMES, play_hand
-from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules
+from ginsim.engine.spec import parse_spec
 from ginsim.engine.vocab import Action, Outcome, Phase
 from ginsim.run.seeding import deal_seed, deck_for
 
@@ -89,7 +89,7 @@ def test_every_history_action_is_in_the_vocabulary() -> None:
 def test_the_engine_imports_no_analysis_library() -> None:
     """The engine layer never imports pandas or matplotlib (checked in a fresh interpreter)."""
     code = (
-        "import sys, ginsim, ginsim.engine.game, ginsim.engine.registry, ginsim.playout;"
+        "import sys, ginsim, ginsim.engine.game, ginsim.engine.registry, ginsim.engine.spec, ginsim.playout;"
         "print(sorted(m for m in ('pandas', 'matplotlib', 'pyarrow') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

@@ -225,7 +225,7 @@ def test_single_agent_seeded_and_against_a_strategy_object_equals_the_fast_oppon
 
 
 def test_policy_strategy_plays_through_the_engine(tmp_path: Path) -> None:
-    from ginsim.engine.registry import parse_spec
+    from ginsim.engine.spec import parse_spec
 
     calls = []
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ginsim.engine.registry import parse_spec
+from ginsim.engine.spec import parse_spec
 from ginsim.run.codedigest import ginsim_digest, spec_digest
 from ginsim.runfolder.records import chunk_files
 
@@ -130,7 +130,7 @@ def test_builtins_carry_ginsims_source_digest_and_library_modules_are_not_follow
 
 def test_the_digest_reads_and_never_runs_the_bot(tmp_path):
     (tmp_path / "loud.py").write_text("raise SystemExit('imported!')\n" + BOT.format(knock="True", imports=""))
-    from ginsim.engine.registry import StrategySpec
+    from ginsim.engine.spec import StrategySpec
 
     d = spec_digest(StrategySpec(f"{tmp_path / 'loud.py'}:B", f"{tmp_path / 'loud.py'}:B"), cwd=tmp_path)
     assert list(d.files) == ["loud.py"] and d.digest.startswith("sha256:")
@@ -139,7 +139,7 @@ def test_the_digest_reads_and_never_runs_the_bot(tmp_path):
 @pytest.mark.parametrize("source", ["(" * 5000 + ")" * 5000, "def f(:\n", "\x00\x01 not python"])
 def test_a_source_that_cannot_be_parsed_is_still_hashed(tmp_path, source):
     (tmp_path / "odd.py").write_text(source)
-    from ginsim.engine.registry import StrategySpec
+    from ginsim.engine.spec import StrategySpec
 
     d = spec_digest(StrategySpec(f"{tmp_path / 'odd.py'}:B", f"{tmp_path / 'odd.py'}:B"), cwd=tmp_path)
     assert list(d.files) == ["odd.py"]
@@ -148,7 +148,7 @@ def test_a_source_that_cannot_be_parsed_is_still_hashed(tmp_path, source):
 def test_data_beside_the_bot_and_a_policy_behind_a_prefix_are_its_code(tmp_path):
     import numpy as np
 
-    from ginsim.engine.registry import StrategySpec
+    from ginsim.engine.spec import StrategySpec
 
     (tmp_path / "pol.py").write_text("import numpy as np\n\ndef act(observation, mask):\n    return 0\n")
     np.save(tmp_path / "weights.npy", np.zeros(3))

@@ -17,8 +17,8 @@ import pandas as pd
 import pytest
 from support.runs import ginsim_subprocess
 
-from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules
+from ginsim.engine.spec import parse_spec
 from ginsim.run.hardlimit import close_player, hard_limit
 from ginsim.run.worker import ChunkTask, play_chunk
 from ginsim.runfolder.records import RESULT_COLUMNS, chunk_files, read_manifest

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from ginsim.engine.registry import BUILTINS, parse_spec
+from ginsim.engine.registry import BUILTINS
+from ginsim.engine.spec import parse_spec
 
 PINNED = {
     "random": "random:knock_chance=0.5,take_chance=0.5",

@@ -23,8 +23,8 @@ from support.learned import RowsKept, rows_of_hands
 
 from ginsim.engine.cards import cards_list
 from ginsim.engine.playhand import play_hand
-from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import preset_rules
+from ginsim.engine.spec import parse_spec
 from ginsim.engine.valuemodel import ModelFileError, load_heads, reference_score
 from ginsim.engine.view import PlayerView
 from ginsim.errors import StrategySpecError

@@ -23,9 +23,9 @@ from support.learned import rows_of_hands
 from support.training import training_module
 
 from ginsim.engine.playhand import play_hand
-from ginsim.engine.registry import parse_spec
 from ginsim.engine.result import HandResult
 from ginsim.engine.rules import preset_rules
+from ginsim.engine.spec import parse_spec
 from ginsim.engine.valuemodel import ModelFileError, load_heads, reference_score, save_heads
 from ginsim.run.seeding import deck_for
 

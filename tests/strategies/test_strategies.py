@@ -23,8 +23,9 @@ from ginsim.engine.cards import Card, melds_with, parse_card
 from ginsim.engine.game import play_game
 from ginsim.engine.melds import tables_for
 from ginsim.engine.playhand import HandResult, play_hand
-from ginsim.engine.registry import BUILTINS, describe_all, parse_spec
+from ginsim.engine.registry import BUILTINS, describe_all
 from ginsim.engine.rules import Rules, preset_rules
+from ginsim.engine.spec import parse_spec
 from ginsim.engine.view import PlayerView
 from ginsim.run.seeding import deck_for
 from ginsim.testing import Inspected, Record, StrategyContract
@@ -560,6 +561,7 @@ def test_spec_prefixes_go_to_their_registered_loader(monkeypatch: pytest.MonkeyP
     """``import ginsim`` registers ``java:`` (ginsim.outside); any other prefix a module
     registers gets its specs, and an unknown prefix is one clear line."""
     from ginsim.engine import registry
+    from ginsim.engine.spec import imports_outside_code
     from ginsim.errors import StrategySpecError
 
     assert "java" in registry.spec_prefixes() and "rlpolicy" in registry.spec_prefixes()
@@ -573,7 +575,7 @@ def test_spec_prefixes_go_to_their_registered_loader(monkeypatch: pytest.MonkeyP
     registry.register_prefix("demo", loader)
     spec = parse_spec("demo:anything:Here")
     assert spec.build().__class__ is Simple and seen[0] == ("demo:anything:Here", "demo:anything:Here")
-    assert not registry.imports_outside_code("demo:anything:Here")
+    assert not imports_outside_code("demo:anything:Here")
     known = r"\(known prefixes: java:, rlpolicy:, demo:\)"
     with pytest.raises(StrategySpecError, match=r"unknown spec prefix 'nosuch:' " + known):
         parse_spec("nosuch:cp:Cls")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from ginsim.engine.policy import FastPolicy
 from ginsim.engine.presets import PRESET_NAMES
-from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules, preset_rules
+from ginsim.engine.spec import parse_spec
 from ginsim.run import fastchunk
 from ginsim.run.seeding import text_key
 from ginsim.run.worker import ChunkTask

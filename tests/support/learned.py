@@ -7,8 +7,8 @@ from typing import Any
 from ginsim.strategies.learned import Learned, discard_rows, knock_row, take_row
 
 from ginsim.engine.playhand import play_hand
-from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import preset_rules
+from ginsim.engine.spec import parse_spec
 from ginsim.engine.view import PlayerView
 from ginsim.run.seeding import deck_for
 

@@ -21,8 +21,8 @@ import pytest
 
 from ginsim.engine.cards import cards_of, sort_key
 from ginsim.engine.game import GameResult, play_game
-from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules
+from ginsim.engine.spec import parse_spec
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import PlayerView
 from ginsim.run.seeding import text_key

@@ -20,8 +20,8 @@ from ginsim.engine.guard import letting_through
 from ginsim.engine.layoff import layoff_is_legal
 from ginsim.engine.melds import tables_for
 from ginsim.engine.playhand import play_hand
-from ginsim.engine.registry import parse_spec
 from ginsim.engine.rules import Rules
+from ginsim.engine.spec import parse_spec
 from ginsim.terminal.commands import Console, Quit
 from ginsim.terminal.game import GameSummary, TerminalGame
 from ginsim.terminal.human import HumanPlayer

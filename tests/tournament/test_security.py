@@ -25,8 +25,8 @@ from support.runs import ginsim_subprocess
 
 from ginsim.engine.melds import tables_for
 from ginsim.engine.playhand import play_hand
-from ginsim.engine.registry import StrategySpec, parse_spec
 from ginsim.engine.rules import Rules
+from ginsim.engine.spec import StrategySpec, parse_spec
 from ginsim.run.seeding import deal_seed, deck_for, strategy_seed, text_key
 from ginsim.run.worker import ChunkTask, play_chunk
 from ginsim.runfolder.records import OUTCOME_CODE, chunk_files

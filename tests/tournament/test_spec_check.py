@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from support.runs import ginsim_subprocess
 
-from ginsim.engine.registry import imports_outside_code
+from ginsim.engine.spec import imports_outside_code
 from ginsim.tournament.spec_check import parse_specs
 
 ATTACKS = Path(__file__).resolve().parents[1] / "attacks"

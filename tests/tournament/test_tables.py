@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from ginsim.engine.guard import STATE
-from ginsim.engine.registry import StrategySpec, parse_spec
 from ginsim.engine.rules import Rules
+from ginsim.engine.spec import StrategySpec, parse_spec
 from ginsim.run.options import Engine
 from ginsim.run.recheck import REPLAY_CHECK
 from ginsim.run.worker import ChunkTask, play_chunk

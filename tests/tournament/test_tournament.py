@@ -21,8 +21,8 @@ from attacks.common import CHEAT_MARK
 from attacks.harmers import FORKED_NAME, SHARED
 
 from ginsim.engine.guard import DecisionTimeout
-from ginsim.engine.registry import StrategySpec, parse_spec
 from ginsim.engine.rules import Rules
+from ginsim.engine.spec import StrategySpec, parse_spec
 from ginsim.run.worker import ChunkTask, play_chunk
 from ginsim.tournament import bot_process, referee
 from ginsim.tournament.confine import closed_folders, namespaces_available

@@ -158,8 +158,8 @@ def test_a_watched_bot_past_the_limit_ends_the_game_with_one_line_naming_it(fold
 def test_a_watched_hand_left_behind_is_never_recorded(folder: Path) -> None:
     """The stuck hand's thread, let go after the game ended, stops without scoring, even
     when its bot swallows the exception that asks it to stop and plays the hand out."""
-    from ginsim.engine.registry import parse_spec
     from ginsim.engine.rules import Rules
+    from ginsim.engine.spec import parse_spec
     from ginsim.errors import RunError
     from ginsim.web.watch import WatchGame
 
@@ -178,8 +178,8 @@ def test_a_watched_hand_left_behind_is_never_recorded(folder: Path) -> None:
 
 
 def test_without_a_limit_a_watched_game_plays_the_same_hands() -> None:
-    from ginsim.engine.registry import parse_spec
     from ginsim.engine.rules import Rules
+    from ginsim.engine.spec import parse_spec
     from ginsim.web.watch import WatchGame
 
     game = WatchGame(Rules(), parse_spec("simple"), parse_spec("random"), 7)

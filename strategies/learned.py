@@ -59,11 +59,11 @@ from pathlib import Path
 import numpy as np
 from ginsim.strategies.aware import OpponentModel, discard_candidates, last_discard
 from ginsim.strategies.patient import HUNTER_EVIDENCE, hand_ending
-from ginsim.strategies.sampler import GameEvidence, chance, keeper_evidence
 
 from ginsim import tables_for
 from ginsim.cards import VALUE_OF, Card, Mask, cards_list
 from ginsim.playout import outs_mask
+from ginsim.sampling import GameEvidence, chance, keeper_evidence
 from ginsim.strategy import Strategy
 from ginsim.valuemodel import Head, ModelFileError, load_heads
 from ginsim.view import PlayerView

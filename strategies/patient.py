@@ -56,10 +56,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ginsim.strategies.sampler import GameEvidence, Sampler, chance
+from ginsim.strategies.sampler import Sampler
 
 from ginsim import tables_for
 from ginsim.cards import Card
+from ginsim.sampling import GameEvidence, chance
 from ginsim.view import PlayerView
 
 LATE_KNOCK_TURN = 8

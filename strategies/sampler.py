@@ -50,122 +50,17 @@ use one.
 
 from __future__ import annotations
 
-import functools
-import math
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
-import numpy as np
 from ginsim.strategies.aware import Aware, last_discard
 
-from ginsim import Rules, tables_for
-from ginsim.cards import VALUE_OF, Card, Mask, cards_list, melds_with
-from ginsim.playout import Policy, deal_hidden, playout, score_knock, shuffled_stock
-from ginsim.view import DRAW, Event, PlayerView
-
-KEEPER_LOW = 7
-"""An early opponent discard of this value or less is evidence that it keeps high cards."""
-KEEPER_RATES = (0.04, 0.23)
-"""The chance that one of a player's first three discards of a hand is ``KEEPER_LOW`` or
-less: for ``simple`` (it throws its highest deadwood) and for ``aware`` (it keeps high
-pairs and connectors), measured over 800 hands each against ``aware``."""
-_KEEPER_LOW_LLR = math.log(KEEPER_RATES[1] / KEEPER_RATES[0])
-_KEEPER_HIGH_LLR = math.log((1 - KEEPER_RATES[1]) / (1 - KEEPER_RATES[0]))
-
-
-def keeper_evidence(history: list[Event] | tuple[Event, ...], me: int) -> float:
-    """The log likelihood ratio, keeper over ``simple``, of the opponent's first three
-    discards in a hand's ``history`` as seen by seat ``me``."""
-    llr = 0.0
-    k = 0
-    for seat, action, card in history:
-        if seat != me and action == "discard" and card is not None:
-            llr += _KEEPER_LOW_LLR if VALUE_OF[card] <= KEEPER_LOW else _KEEPER_HIGH_LLR
-            k += 1
-            if k == 3:
-                break
-    return llr
-
-
-HAND_POINTS = [(15 + 3 * k) if k <= 10 else 45 * math.exp((10 - k) / 14) for k in range(1, 201)]
-"""The points a hand's winner scores, k = 1, 2, ... (relative weights): a fit to the hands of
-``sampler`` against ``aware`` (most hands 5-15 points, the tail halving every ~10 points)."""
-
-
-@functools.lru_cache(maxsize=8)
-def game_table(target: int) -> tuple[tuple[float, ...], ...]:
-    """``W[a][b]``: the chance of winning a game to ``target`` from scores (a, b) between
-    equal players (each wins half the hands, points as ``HAND_POINTS``; draws are replayed)."""
-    w = np.array(HAND_POINTS[:target])
-    p = w / w.sum() / 2
-    tbl = np.zeros((target + 1, target + 1))
-    tbl[target, :] = 1.0  # row ``target``: this seat has won (whatever it scored over)
-    for a in range(target - 1, -1, -1):
-        n = target - a
-        win = p[:n] @ tbl[a + 1 : a + 1 + n, :target] + p[n:].sum()
-        for b in range(target - 1, -1, -1):
-            m = target - 1 - b
-            tbl[a, b] = win[b] + (p[:m] @ tbl[a, b + 1 : b + 1 + m] if m else 0.0)
-    return tuple(tuple(float(x) for x in row[:target]) for row in tbl[:target])
-
-
-def game_worth(target: int, mine: int, theirs: int) -> Callable[[float], float]:
-    """A hand's points (this seat's side) turned into its chance of winning the game, in %."""
-    tbl = game_table(target)
-    row = tbl[min(mine, target - 1)]
-
-    def worth(pts: float) -> float:
-        if pts > 0:
-            return 100.0 if mine + pts >= target else 100.0 * tbl[mine + int(pts)][theirs]
-        if pts < 0:
-            return 0.0 if theirs - pts >= target else 100.0 * row[theirs - int(pts)]
-        return 100.0 * row[theirs]
-
-    return worth
-
-
-def hand_rules(view: PlayerView) -> Rules:
-    """The rules the play-outs use: the view's, with this hand's knock limit (R29)."""
-    rules = view.rules
-    if view.knock_limit == rules.knock_limit:
-        return rules
-    return _with_limit(rules, view.knock_limit)
-
-
-@functools.lru_cache(maxsize=64)
-def _with_limit(rules: Rules, limit: int) -> Rules:
-    return rules.with_values({"knock_limit": limit, "oklahoma": False, "oklahoma_spades": False})
-
-
-def chance(llr: float) -> float:
-    """The chance that a log likelihood ratio (log odds) stands for."""
-    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, llr))))
-
-
-class GameEvidence:
-    """Evidence about the opponent summed over a game's hands: each hand's is added, by
-    ``read(old_view, new_view)``, when the view of the next hand first appears (a hand at
-    0-0 starts a new game). A strategy sees every hand's view at each of its decisions, so
-    calling ``update`` at them misses no hand it played in."""
-
-    __slots__ = ("read", "total", "view")
-
-    def __init__(self, read: Callable[[PlayerView, PlayerView], float]) -> None:
-        self.read = read
-        self.total = 0.0  # the game's evidence from hands before ``view``'s
-        self.view: PlayerView | None = None  # the view of the hand being played
-
-    def update(self, view: PlayerView) -> float:
-        """The game's evidence before ``view``'s hand, taking in the last hand's if it is new."""
-        if view is not self.view:
-            old = self.view
-            if view.scores == (0, 0):
-                self.total = 0.0
-            elif old is not None:
-                self.total += self.read(old, view)
-            self.view = view
-        return self.total
+from ginsim import tables_for
+from ginsim.cards import Card, Mask
+from ginsim.playout import Policy, playout, score_knock
+from ginsim.sampling import GameEvidence, chance, deal_worlds, game_worth, hand_rules, keeper_evidence
+from ginsim.view import DRAW, PlayerView
 
 
 class Sampler(Aware):
@@ -266,7 +161,9 @@ class Sampler(Aware):
         The opponent's hidden cards are dealt, then improved as it would have improved them:
         for ``selection`` x its discards so far it draws one more unseen card and drops its
         worst (least-deadwood discard). A uniform deal would hand it far more deadwood than a
-        player that has been discarding well for several turns really holds.
+        player that has been discarding well for several turns really holds. The deals are
+        ``ginsim.sampling.deal_worlds``'s, with this strategy's ``selection``, ``hint`` and
+        ``pass_hint``.
 
         With ``knock_hint`` < 1 the deal also believes that the opponent did not knock
         (``knock_belief``): an improvement that would have brought its deadwood to the knock
@@ -278,46 +175,11 @@ class Sampler(Aware):
         # a Mersenne Twister seeded from the seat's generator: its C-coded random() makes
         # the many shuffles several times cheaper than the seat generator's own draws
         rand = random.Random(view.rng.getrandbits(64)).random
-        tables = tables_for(view.rules.max_run_length)
-        unseen = cards_list(view.unseen())
-        me = view.seat
-        known = view.opp_known
-        hidden = max(0, 10 - known.bit_count())
-        size = len(unseen)
-        steps = sum(1 for seat, action, _ in view.history if seat != me and action in ("draw", "take"))
-        extra = max(0, min(int(self.selection * steps + 0.5), size - hidden - 2))
         last = last_discard(view)
-        last_bit = 0 if last is None else 1 << last
-        passed = self._last_passed(view)
-        hint = self.hint
-        pass_hint = self.pass_hint
-        # cards the opponent passed on or left, still in the pile
-        declined = cards_list(view.opp_passed & view.pile_mask) if pass_hint < 1.0 else []
         belief = self.knock_belief(view) if last is not None else []
-        n_belief = len(belief)
-        dealt = 0
-        tries = 0
-        while dealt < n:
-            tries += 1
-            cards = unseen.copy()
-            opp = deal_hidden(tables, cards, known, hidden, extra, belief, rand)
-            if hint < 1.0 and tries <= 20 * n:
-                unlikely = (last_bit and not tables.best_discard_mask(opp | last_bit)[1] & last_bit) or (
-                    passed is not None and melds_with(passed, opp)
-                )
-                if unlikely and rand() >= hint:
-                    continue
-            if declined and tries <= 20 * n:
-                k = sum(1 for c in declined if melds_with(c, opp))
-                if k and rand() >= pass_hint**k:
-                    continue
-            if n_belief and tries <= 20 * n:
-                dw = tables.deadwood_mask(opp)
-                if dw < n_belief and rand() >= belief[dw]:
-                    continue
-            stock = shuffled_stock(cards, opp, rand)
-            dealt += 1
-            yield opp, stock
+        yield from deal_worlds(
+            view, n, rand, last, belief, selection=self.selection, hint=self.hint, pass_hint=self.pass_hint
+        )
 
     def knock_belief(self, view: PlayerView) -> list[float]:
         """For each deadwood 0..knock limit, the chance that an opponent hand at that deadwood
@@ -334,27 +196,6 @@ class Sampler(Aware):
             for d in range(max(1, self.late_knock_at + 1), limit + 1):
                 belief[d] = late
         return belief
-
-    @staticmethod
-    def _last_passed(view: PlayerView) -> Card | None:
-        """The upcard the opponent declined on its last turn, if it did."""
-        me = view.seat
-        hist = view.history
-        for i in range(len(hist) - 1, -1, -1):
-            seat, action, card = hist[i]
-            if seat != me and action in ("draw", "pass"):
-                if action == "pass":
-                    return card
-                for j in range(i - 1, -1, -1):  # the top of the pile when it drew
-                    _, a2, c2 = hist[j]
-                    if a2 == "discard":
-                        return c2
-                    if a2 == "take":
-                        return None
-                return None
-            if seat != me and action == "take":
-                return None
-        return None
 
     # -- the opponent's style ----------------------------------------------------------
     def keeper_chance(self, view: PlayerView) -> float:

@@ -19,7 +19,15 @@ import grimp
 
 ROOT = Path(__file__).resolve().parents[1]
 PLUGINS = ROOT / "strategies"
-PLUGIN_SURFACE = {"ginsim", "ginsim.cards", "ginsim.playout", "ginsim.strategy", "ginsim.valuemodel", "ginsim.view"}
+PLUGIN_SURFACE = {
+    "ginsim",
+    "ginsim.cards",
+    "ginsim.playout",
+    "ginsim.sampling",
+    "ginsim.strategy",
+    "ginsim.valuemodel",
+    "ginsim.view",
+}
 """What a strategy may import of ginsim, besides ginsim.strategies itself."""
 
 

@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 from ginsim.strategies.aware import OpponentModel
 from ginsim.strategies.patient import LATE_KNOCK_TURN, OWN_LATE_TURN, Patient, hand_ending
-from ginsim.strategies.sampler import keeper_evidence
 from ginsim.strategies.simple import Simple
 
 from ginsim.engine.cards import Card, melds_with, parse_card
@@ -25,6 +24,7 @@ from ginsim.engine.melds import tables_for
 from ginsim.engine.playhand import HandResult, play_hand
 from ginsim.engine.registry import BUILTINS, describe_all
 from ginsim.engine.rules import Rules, preset_rules
+from ginsim.engine.sampling import keeper_evidence
 from ginsim.engine.spec import parse_spec
 from ginsim.engine.view import PlayerView
 from ginsim.run.seeding import deck_for

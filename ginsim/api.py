@@ -77,10 +77,10 @@ def _value(v: Any) -> str:
 def _class_target(cls: type[Strategy]) -> str:
     """A class as spec text: its built-in or plugin name when that is what the name
     loads, else ``module:Class`` (``path/file.py:Class`` for a class loaded from a file)."""
-    from ginsim.engine.registry import BUILTINS, _entry_points, load_class
+    from ginsim.engine.registry import BUILTINS, load_class, plugin_targets
 
     own = cls.__dict__.get("name")
-    if isinstance(own, str) and (own in BUILTINS or own in _entry_points()):
+    if isinstance(own, str) and (own in BUILTINS or own in plugin_targets()):
         try:
             if load_class(own) is cls:
                 return own

@@ -65,14 +65,16 @@ def spec_prefixes() -> tuple[str, ...]:
     return tuple(_PREFIX_LOADERS)
 
 
-def _prefix_of(target: str) -> str | None:
+def prefix_of(target: str) -> str | None:
     """The registered prefix ``target`` starts with (``java`` for ``java:...``), else None."""
     head, sep, _ = target.partition(":")
     return head if sep and head in _PREFIX_LOADERS else None
 
 
 @lru_cache(maxsize=1)
-def _entry_points() -> dict[str, str]:
+def plugin_targets() -> dict[str, str]:
+    """The installed plugins' names (the ``ginsim.strategies`` entry point group, built-ins
+    excepted): name -> ``module:Class``."""
     try:
         eps = entry_points(group=ENTRY_POINT_GROUP)
     except Exception:  # noqa: BLE001 - a broken environment must not stop the built-ins
@@ -80,11 +82,11 @@ def _entry_points() -> dict[str, str]:
     return {ep.name: ep.value for ep in eps if ep.name not in BUILTINS}
 
 
-def _defined() -> dict[str, str]:
+def defined_targets() -> dict[str, str]:
     """The process-defined names whose class can be found again by ``module:Class`` (a
     class made inside a function, or a stand-in, cannot) and that no built-in or
     installed plugin already uses: name -> ``module:Class``."""
-    taken = {**BUILTINS, **_entry_points(), **dict.fromkeys(_PREFIX_LOADERS, "")}  # spec prefixes are no names
+    taken = {**BUILTINS, **plugin_targets(), **dict.fromkeys(_PREFIX_LOADERS, "")}  # spec prefixes are no names
     out = {}
     for name, classes in DEFINED.items():
         if name in taken:
@@ -102,7 +104,7 @@ def _defined() -> dict[str, str]:
 def available() -> dict[str, str]:
     """Every strategy that has a name: built-ins, installed plugins, then the classes
     defined in this process that set their own ``name``."""
-    return {**_defined(), **BUILTINS, **_entry_points()}
+    return {**defined_targets(), **BUILTINS, **plugin_targets()}
 
 
 def did_you_mean(word: str, choices: list[str] | tuple[str, ...] | dict[str, Any]) -> str:
@@ -114,7 +116,7 @@ def did_you_mean(word: str, choices: list[str] | tuple[str, ...] | dict[str, Any
 def load_class(target: str, spec: str | None = None) -> type[Strategy]:
     """The Strategy class a target names."""
     where = spec or target
-    prefix = _prefix_of(target)
+    prefix = prefix_of(target)
     if prefix is not None:  # e.g. java: (an EAAI Java player), registered by ginsim.outside
         return _check_class(_PREFIX_LOADERS[prefix](target, where), where, target)
     registered = available()

@@ -17,7 +17,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ginsim.engine.guard import DecisionTimeout, watched
-from ginsim.engine.registry import BUILTINS, _defined, _entry_points, _prefix_of, available, did_you_mean, load_class
+from ginsim.engine.registry import (
+    BUILTINS,
+    available,
+    defined_targets,
+    did_you_mean,
+    load_class,
+    plugin_targets,
+    prefix_of,
+)
 from ginsim.engine.strategy import Strategy
 from ginsim.errors import StrategySpecError
 
@@ -141,15 +149,15 @@ def imports_outside_code(text: str) -> bool:
     prefix such as a Java player, or a class this process already defined). Tournament mode
     checks those elsewhere."""
     target, _ = _split(text.strip())
-    if target in BUILTINS or _prefix_of(target) is not None or target in _defined():
+    if target in BUILTINS or prefix_of(target) is not None or target in defined_targets():
         return False
-    module = _entry_points().get(target, target).rpartition(":")[0]
+    module = plugin_targets().get(target, target).rpartition(":")[0]
     return not (module == "ginsim" or module.startswith("ginsim."))
 
 
 def _own_name(target: str) -> str:
     """The ``name`` a loaded outside class sets on itself ('' if none, or not loadable)."""
-    if _prefix_of(target) is not None:
+    if prefix_of(target) is not None:
         return ""
     try:
         cls = load_class(target)
@@ -184,7 +192,7 @@ def parse_spec(text: str) -> StrategySpec:
     if not raw:
         raise StrategySpecError("empty strategy spec")
     target, param_text = _split(raw)
-    target = _defined().get(target, target)  # a process-defined name is its module:Class
+    target = defined_targets().get(target, target)  # a process-defined name is its module:Class
     with limited(raw, "loading it"):  # its module's code runs here the first time
         cls = load_class(target, raw)
     defaults = cls.parameters()

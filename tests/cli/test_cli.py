@@ -205,7 +205,7 @@ def test_spec_from_a_module(tmp_path, monkeypatch):
 def test_spec_from_an_entry_point(tmp_path, monkeypatch):
     (tmp_path / "epbots.py").write_text(PLUGIN)
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(registry, "_entry_points", lambda: {"lazy": "epbots:Lazy"})
+    monkeypatch.setattr(registry, "plugin_targets", lambda: {"lazy": "epbots:Lazy"})
     assert "lazy" in registry.available()
     assert parse_spec("lazy:patience=7").build().patience == 7
     assert any(row["name"] == "lazy" for row in registry.describe_all())
@@ -271,7 +271,7 @@ def test_spec_from_an_installed_entry_point(tmp_path, monkeypatch, run_cli):
         "[ginsim.strategies]\nlazybot = epreal:Lazy\nbrokenbot = epreal_missing:Lazy\nsimple = epreal:Lazy\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
-    registry._entry_points.cache_clear()
+    registry.plugin_targets.cache_clear()
     try:
         assert parse_spec("lazybot:patience=2").build().patience == 2
         assert registry.load_class("simple").__name__ == "Simple"  # a plugin cannot shadow a built-in
@@ -298,4 +298,4 @@ def test_spec_from_an_installed_entry_point(tmp_path, monkeypatch, run_cli):
         )
         assert r.code == 0, r.err
     finally:
-        registry._entry_points.cache_clear()
+        registry.plugin_targets.cache_clear()

@@ -347,7 +347,7 @@ def test_charts_in_a_grid_keep_their_titles_and_legends_in_their_column(runs: di
 
 
 def test_report_embeds_every_chart_with_relative_links(runs: dict[str, Path], tmp_path: Path) -> None:
-    from ginsim.analysis.markdown import CHART_CAPTIONS
+    from ginsim.analysis.captions import CHART_CAPTIONS
 
     for kind, stems in EXPECTED.items():
         text = (runs[kind] / "report.md").read_text(encoding="utf-8")

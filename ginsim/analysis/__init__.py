@@ -5,4 +5,4 @@ It reads run folders through ``ginsim.runfolder`` (the run-folder format; ``atom
 its own files into the folder), imports nothing of the runner ``ginsim.run``, and no
 terminal, top module or cli: the import contract of pyproject.toml, checked by
 tests/test_layers.py. The hand log's counts
-(``logcounts``) are apart from the charts that draw them (``plots``)."""
+(``logcounts``) are apart from the charts that draw them (``logcharts``)."""

@@ -1,7 +1,7 @@
 """What the charts count from a run's hand log: how hands ended from each strategy's side,
 hand lengths and deadwood at knock, per strategy, chunk by chunk.
 
-Numbers only (no matplotlib): ``ginsim.analysis.plots`` draws them, and
+Numbers only (no matplotlib): ``ginsim.analysis.logcharts`` draws them, and
 ``ginsim.analysis.digest`` counts each chunk with ``count_chunk`` as the runner writes it.
 Reads the hand log through ``ginsim.runfolder.records`` only.
 """

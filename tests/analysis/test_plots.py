@@ -16,19 +16,10 @@ import pandas as pd
 import pytest
 
 import ginsim
+from ginsim.analysis.logcharts import knock_deadwood_chart, outcome_chart, turns_chart
 from ginsim.analysis.logcounts import ALL, OUTCOME_CATEGORIES, read_log_counts
-from ginsim.analysis.plots import (
-    DPI,
-    draw_all,
-    heatmap,
-    knock_deadwood_chart,
-    outcome_chart,
-    ratings_chart,
-    strategy_order,
-    sweep_chart,
-    sweep_rows,
-    turns_chart,
-)
+from ginsim.analysis.plots import DPI, draw_all, strategy_order, sweep_rows
+from ginsim.analysis.statcharts import heatmap, ratings_chart, sweep_chart
 from ginsim.analysis.tables import analyze, matrix
 from ginsim.cli import main
 from ginsim.engine.playhand import OUTCOMES
@@ -403,9 +394,10 @@ def test_draw_all_on_an_empty_run_draws_nothing(runs: dict[str, Path], tmp_path:
 def test_charts_use_no_pyplot(tmp_path: Path) -> None:
     """Plotting never touches pyplot's global state (checked in a fresh interpreter)."""
     code = (
-        "import sys, numpy as np, pandas as pd; from pathlib import Path; from ginsim.analysis import plots;"
+        "import sys, numpy as np, pandas as pd; from pathlib import Path;"
+        "from ginsim.analysis import plots, statcharts;"
         "m = pd.DataFrame([[np.nan, 1.0], [-1.0, np.nan]], index=['a', 'b'], columns=['a', 'b']);"
-        f"plots.save(plots.heatmap(m, 'points_per_hand'), Path({str(tmp_path)!r}), 'h');"
+        f"plots.save(statcharts.heatmap(m, 'points_per_hand'), Path({str(tmp_path)!r}), 'h');"
         "print('matplotlib.pyplot' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

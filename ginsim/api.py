@@ -365,7 +365,8 @@ class Run:
     @cached_property
     def games(self) -> pd.DataFrame:
         """Game mode: one row per game played (empty in hand mode)."""
-        from ginsim.runfolder.records import chunk_files, read_games
+        from ginsim.runfolder.chunks import chunk_files
+        from ginsim.runfolder.records import read_games
 
         return read_games(chunk_files(self.folder))
 
@@ -375,7 +376,7 @@ class Run:
         strategy and seat, kind and reason, the decision, the view as text, the traceback."""
         import pandas as pd
 
-        from ginsim.runfolder.records import read_forfeit_details
+        from ginsim.runfolder.forfeit_files import read_forfeit_details
 
         return pd.DataFrame(read_forfeit_details(self.folder))
 

@@ -10,7 +10,8 @@ import pandas as pd
 
 from ginsim.engine.playhand import OUTCOMES
 from ginsim.errors import RunError
-from ginsim.runfolder.records import Manifest, RunKind, chunk_files, read_chunk, read_manifest
+from ginsim.runfolder.chunks import chunk_files
+from ginsim.runfolder.records import Manifest, RunKind, read_chunk, read_manifest
 
 
 def read_named_hands(folder: Path, manifest: Manifest) -> pd.DataFrame:

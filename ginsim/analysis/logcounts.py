@@ -3,7 +3,7 @@ hand lengths and deadwood at knock, per strategy, chunk by chunk.
 
 Numbers only (no matplotlib): ``ginsim.analysis.logcharts`` draws them, and
 ``ginsim.analysis.digest`` counts each chunk with ``count_chunk`` as the runner writes it.
-Reads the hand log through ``ginsim.runfolder.records`` only.
+Reads the hand log through ``ginsim.runfolder`` only.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 
 from ginsim.engine.playhand import OUTCOMES
-from ginsim.runfolder.records import PairingRecord, chunk_files, outcome_codes, read_chunk
+from ginsim.runfolder.chunks import chunk_files
+from ginsim.runfolder.records import PairingRecord, outcome_codes, read_chunk
 
 ALL = "all hands"
 """The row of the hand-length counts that counts each hand once."""

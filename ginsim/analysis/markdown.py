@@ -20,7 +20,8 @@ from ginsim.analysis.sections import (
     thinking_section,
 )
 from ginsim.analysis.tables import Analysis
-from ginsim.runfolder.records import RunKind, forfeit_note
+from ginsim.runfolder.forfeit_files import forfeit_note
+from ginsim.runfolder.records import RunKind
 
 
 def header_lines(a: Analysis) -> list[str]:
@@ -79,7 +80,7 @@ def report_markdown(a: Analysis) -> str:
         "for points per hand, the SE over deal pairs with duplicate deals).",
         "",
     ]
-    if note := forfeit_note(a.folder):  # tracebacks of the forfeits (ginsim.runfolder.forfeit_records)
+    if note := forfeit_note(a.folder):  # tracebacks of the forfeits (ginsim.runfolder.forfeit_files)
         out += [f"**Forfeits.** {note.replace(str(a.folder) + '/', '')}.", ""]
     charts = chart_links(a)
     fill = caption_values(a)

@@ -26,7 +26,8 @@ from ginsim.analysis.stats import RATE_FIGURES
 from ginsim.analysis.tables import RATINGS, REPORT, SPRT_TRACE, SUMMARY, SUMMARY_JSON, Analysis, matrix
 from ginsim.analysis.thinking import NOTE as THINK_NOTE
 from ginsim.runfolder.atomic import write_atomic, write_text_atomic
-from ginsim.runfolder.records import RunKind, forfeit_note
+from ginsim.runfolder.forfeit_files import forfeit_note
+from ginsim.runfolder.records import RunKind
 
 
 def write_tables(a: Analysis) -> None:

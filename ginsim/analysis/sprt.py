@@ -33,7 +33,8 @@ import numpy as np
 
 from ginsim.analysis.stats import Z95
 from ginsim.errors import RunError
-from ginsim.runfolder.records import RunKind, chunk_files, chunk_path, read_chunk
+from ginsim.runfolder.chunks import chunk_files
+from ginsim.runfolder.records import RunKind, chunk_path, read_chunk
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -245,7 +246,7 @@ def is_points_test(result: Mapping[str, Any]) -> bool:
 
 class PlanShape(Protocol):
     """What ``check_plan`` reads of a run's plan (a ``ginsim.run.plan.RunPlan``, which the
-    analysis does not import: it reads runs through ``ginsim.runfolder.records`` only)."""
+    analysis does not import: it reads runs through ``ginsim.runfolder`` only)."""
 
     @property
     def kind(self) -> str: ...

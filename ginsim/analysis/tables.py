@@ -1,6 +1,6 @@
 """What the statistics make of a run folder: the ``Analysis`` (manifest, summary table,
 ratings, the sequential test's trace) and the round-robin matrix. Reads the folder
-through ginsim.runfolder.records only; never plays a hand."""
+through ginsim.runfolder only; never plays a hand."""
 
 from __future__ import annotations
 
@@ -19,7 +19,9 @@ from ginsim.analysis.sprt import summary_columns, trace
 from ginsim.analysis.stats import read_sums, summarize
 from ginsim.analysis.thinking import THINK_COLUMNS, add_thinking, thinking_table
 from ginsim.errors import RunError
-from ginsim.runfolder.records import Manifest, RunFolderWarning, RunKind, chunk_files, read_manifest, run_in_progress
+from ginsim.runfolder.chunks import RunFolderWarning, chunk_files
+from ginsim.runfolder.lock import run_in_progress
+from ginsim.runfolder.records import Manifest, RunKind, read_manifest
 
 SUMMARY = "summary.csv"
 SUMMARY_JSON = "summary.json"  # the same rows, with what was played, for programs

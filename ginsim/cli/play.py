@@ -157,7 +157,7 @@ def replay(
 
 def _forfeit_lines(folder: Path, row: int) -> list[str]:
     """The traced forfeit of hand ``row`` (forfeits/ in the run folder), as text."""
-    from ginsim.runfolder.records import read_forfeit_details
+    from ginsim.runfolder.forfeit_files import read_forfeit_details
 
     rec = next((r for r in read_forfeit_details(folder) if r["row"] == row), None)
     if rec is None:

@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 
 from ginsim.engine.playhand import HandResult
-from ginsim.runfolder.records import COLUMNS, FORFEIT_DETAILS, GAME_COLUMNS, GAME_PREFIX, OUTCOME_CODE, RESULT_COLUMNS
+from ginsim.runfolder.forfeit_files import FORFEIT_DETAILS
+from ginsim.runfolder.records import COLUMNS, GAME_COLUMNS, GAME_PREFIX, OUTCOME_CODE, RESULT_COLUMNS
 
 Note = Callable[["Columns", int], None]
 """Records a forfeit of row ``int`` of the columns (its traced replay)."""

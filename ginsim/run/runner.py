@@ -35,20 +35,11 @@ from ginsim.run.seeding import pairing_secret
 from ginsim.run.sequential import StopRule, run_sequential
 from ginsim.run.worker import ChunkTask, play_chunk
 from ginsim.runfolder.atomic import describe_os_error
+from ginsim.runfolder.chunks import remove_chunk, scan_chunks
 from ginsim.runfolder.integrity import FORMAT, KEYED_MISMATCH, SUMS_DIR, chunk_key, parse_chunk_name
-from ginsim.runfolder.records import (
-    GAMES_DIR,
-    HANDS_DIR,
-    MANIFEST,
-    Manifest,
-    RunStatus,
-    chunk_path,
-    remove_chunk,
-    scan_chunks,
-    write_chunk,
-    write_manifest,
-)
+from ginsim.runfolder.records import GAMES_DIR, HANDS_DIR, MANIFEST, Manifest, RunStatus, chunk_path, write_manifest
 from ginsim.runfolder.secret import SECRET, run_secret
+from ginsim.runfolder.writing import write_chunk
 from ginsim.tournament.referee import close_pool
 
 

@@ -19,7 +19,9 @@ from typing import Any, Protocol
 import numpy as np
 
 from ginsim.run.plan import ChunkTask, RunPlan
-from ginsim.runfolder.records import chunk_path, remove_chunk, write_chunk
+from ginsim.runfolder.chunks import remove_chunk
+from ginsim.runfolder.records import chunk_path
+from ginsim.runfolder.writing import write_chunk
 
 ChunkResults = Iterable[tuple[ChunkTask, dict[str, np.ndarray]]]
 

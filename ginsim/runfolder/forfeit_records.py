@@ -5,7 +5,7 @@ The engine (compiled) keeps only a one-line reason. When a hand of a chunk ends 
 forfeit, the worker plays that hand again (the same deck, seeds and fresh instances, so
 the same moves) with each seat's strategy behind a ``Tracer`` that notes every decision
 and, when one raises, its traceback; the forfeiting seat's last decision becomes the
-record, stored beside the chunk in ``forfeits/`` (ginsim.runfolder.records). A clock forfeit
+record, stored beside the chunk in ``forfeits/`` (ginsim.runfolder.forfeit_files). A clock forfeit
 depends on the machine and may not happen again: the record then says so.
 """
 

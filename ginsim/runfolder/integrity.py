@@ -11,7 +11,7 @@ SHA-256 cannot recompute that without the secret, and a secret replaced after ch
 were written matches none of them. It is written before the chunk file is renamed into place, so a
 chunk file without its record was never finished by this version of ginsim.
 
-This module knows nothing of the run folder's layout beyond those names: ginsim.runfolder.records
+This module knows nothing of the run folder's layout beyond those names: ginsim.runfolder.chunks
 builds the expected schema and deal range of each chunk and calls ``check_chunk``.
 """
 

@@ -175,3 +175,9 @@ def holder(folder: Path) -> dict[str, Any] | None:
         return info or None
     finally:
         os.close(fd)
+
+
+def run_in_progress(folder: Path) -> str | None:
+    """Who is writing ``folder`` right now ("pid N on HOST"), or None if no run holds its lock."""
+    h = holder(folder)
+    return None if h is None else f"pid {h.get('pid', '?')} on {h.get('host', '?')}"

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from ginsim.errors import RunError
-from ginsim.runfolder.records import chunk_files, forfeits_path, read_manifest
+from ginsim.runfolder.chunks import chunk_files
+from ginsim.runfolder.records import forfeits_path, read_manifest
 
 
 class RunLog:

@@ -18,7 +18,8 @@ from ginsim.analysis.plots import strategy_order
 from ginsim.analysis.tables import analyze
 from ginsim.launch import RunSettings, finish, launch
 from ginsim.run.describe import SweepRun
-from ginsim.runfolder.records import chunk_files, read_manifest
+from ginsim.runfolder.chunks import chunk_files
+from ginsim.runfolder.records import read_manifest
 
 
 def _sweep(out: Path, plots: bool = True) -> Path:

@@ -19,7 +19,7 @@ from ginsim.analysis.sprt import (
     pair_sums,
     points_estimate,
 )
-from ginsim.runfolder.records import chunk_files
+from ginsim.runfolder.chunks import chunk_files
 
 
 def manifest(folder: Path) -> dict:

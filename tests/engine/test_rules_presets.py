@@ -31,7 +31,8 @@ from ginsim.errors import GinsimError, IllegalMoveError, RulesError
 from ginsim.run.config import load_experiment
 from ginsim.run.seeding import deal_seed, deck_for, game_deal_seed
 from ginsim.run.worker import ChunkTask, play_chunk
-from ginsim.runfolder.records import GAME_COLUMNS, GAME_PREFIX, chunk_files, read_games
+from ginsim.runfolder.chunks import chunk_files
+from ginsim.runfolder.records import GAME_COLUMNS, GAME_PREFIX, read_games
 
 ALL_PRESETS = [preset_rules(n) for n in PRESET_NAMES]
 VARIANTS = [

@@ -13,7 +13,8 @@ from ginsim.strategies.threshold import Threshold
 
 import ginsim
 from ginsim.errors import RulesError, RunError, StrategySpecError
-from ginsim.runfolder.records import chunk_files, read_chunk
+from ginsim.runfolder.chunks import chunk_files
+from ginsim.runfolder.records import read_chunk
 
 matplotlib.use("Agg")
 

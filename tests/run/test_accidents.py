@@ -14,7 +14,7 @@ import pandas as pd
 from support.runs import ginsim_subprocess
 
 from ginsim.analysis.format import text_table
-from ginsim.runfolder.records import chunk_files
+from ginsim.runfolder.chunks import chunk_files
 
 ATTACKS = Path(__file__).resolve().parents[1] / "attacks"
 

@@ -10,7 +10,7 @@ import pytest
 
 from ginsim.engine.spec import parse_spec
 from ginsim.run.codedigest import ginsim_digest, spec_digest
-from ginsim.runfolder.records import chunk_files
+from ginsim.runfolder.chunks import chunk_files
 
 BOT = """
 from ginsim import Strategy

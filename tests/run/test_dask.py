@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from support.runs import hand_log
 
-from ginsim.runfolder.records import chunk_files
+from ginsim.runfolder.chunks import chunk_files
 
 pytest.importorskip("distributed", reason="the dask extra: pip install 'ginsim[dask]'")
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from ginsim.runfolder.records import chunk_files, read_chunk, read_games, read_manifest
+from ginsim.runfolder.chunks import chunk_files
+from ginsim.runfolder.records import read_chunk, read_games, read_manifest
 
 Q = ["-q", "--no-plots", "--jobs", "1"]
 

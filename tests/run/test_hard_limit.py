@@ -21,7 +21,8 @@ from ginsim.engine.rules import Rules
 from ginsim.engine.spec import parse_spec
 from ginsim.run.hardlimit import close_player, hard_limit
 from ginsim.run.worker import ChunkTask, play_chunk
-from ginsim.runfolder.records import RESULT_COLUMNS, chunk_files, read_manifest
+from ginsim.runfolder.chunks import chunk_files
+from ginsim.runfolder.records import RESULT_COLUMNS, read_manifest
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the hard limit's supervisor is Linux's")
 

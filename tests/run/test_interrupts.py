@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from ginsim.runfolder.records import chunk_files
+from ginsim.runfolder.chunks import chunk_files
 
 ATTACKS = Path(__file__).resolve().parents[1] / "attacks"
 # Sleeper thinks 2 s on its first decision of every hand: a signal lands while it thinks

@@ -8,7 +8,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from ginsim.runfolder.records import chunk_files, read_chunk, read_manifest
+from ginsim.runfolder.chunks import chunk_files
+from ginsim.runfolder.records import read_chunk, read_manifest
 
 LEARNER = '''
 from ginsim.strategy import Strategy

@@ -14,7 +14,8 @@ from ginsim.engine.playhand import play_hand
 from ginsim.engine.rules import Rules
 from ginsim.run.seeding import deal_seed, deck_for
 from ginsim.run.worker import first_dealer
-from ginsim.runfolder.records import RESULT_COLUMNS, chunk_files, read_chunk
+from ginsim.runfolder.chunks import chunk_files
+from ginsim.runfolder.records import RESULT_COLUMNS, read_chunk
 from ginsim.strategy import Strategy
 
 

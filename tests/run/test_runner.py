@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 from support.runs import hand_log
 
-from ginsim.runfolder.records import chunk_files
+from ginsim.runfolder.chunks import chunk_files
 
 
 def test_same_log_for_any_jobs_and_chunk_size(tmp_path, run_cli):

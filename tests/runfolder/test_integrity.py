@@ -27,9 +27,10 @@ from ginsim.engine.rules import MAX_HAND_BONUS, MAX_TARGET_SCORE, Rules
 from ginsim.errors import RunError
 from ginsim.run.describe import MatchRun
 from ginsim.run.plan import MAX_COUNT, plan_run
-from ginsim.runfolder import lock, records
+from ginsim.runfolder import chunks, lock
+from ginsim.runfolder.chunks import chunk_files, scan_chunks
 from ginsim.runfolder.integrity import sum_path
-from ginsim.runfolder.records import chunk_files, read_manifest, scan_chunks
+from ginsim.runfolder.records import read_manifest
 
 SMALL = ["match", "simple", "random", "--hands", "40", "--chunk", "5", "-q", "--no-plots", "--jobs", "1"]
 """4 chunks of 5 deals (10 hands each)."""
@@ -46,7 +47,7 @@ def small_run(tmp_path: Path, run_cli) -> Path:
 
 
 def _fresh_checks() -> None:
-    records._VERIFIED.clear()
+    chunks._VERIFIED.clear()
 
 
 # -- chunk integrity -------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ginsim.runfolder.records import chunk_files
+from ginsim.runfolder.chunks import chunk_files
 
 KEY = ["pairing", "deal", "copy", "game_hand"]
 

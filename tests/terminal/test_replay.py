@@ -17,8 +17,8 @@ from click.testing import CliRunner
 
 from ginsim.cli import cli, main
 from ginsim.engine.cards import CARD_NAMES
+from ginsim.runfolder.chunks import chunk_files
 from ginsim.runfolder.integrity import sum_path, write_sum
-from ginsim.runfolder.records import chunk_files
 from ginsim.terminal.replay import replay_hand
 from ginsim.terminal.replaytext import replay_text, seat_text
 from ginsim.terminal.runlog import RunLog

@@ -29,7 +29,8 @@ from ginsim.engine.rules import Rules
 from ginsim.engine.spec import StrategySpec, parse_spec
 from ginsim.run.seeding import deal_seed, deck_for, strategy_seed, text_key
 from ginsim.run.worker import ChunkTask, play_chunk
-from ginsim.runfolder.records import OUTCOME_CODE, chunk_files
+from ginsim.runfolder.chunks import chunk_files
+from ginsim.runfolder.records import OUTCOME_CODE
 
 _M64 = 0xFFFFFFFFFFFFFFFF
 SPECS = ("seed_inverter", "simple")

@@ -11,6 +11,7 @@ learns by REINFORCE with a running baseline, one update per finished hand, again
     GINSIM_POLICY=numpy_policy.npy ginsim match rlpolicy:docs/examples/train_numpy.py:act random --hands 2000
     GINSIM_POLICY=numpy_policy.npy ginsim match rlpolicy:docs/examples/train_numpy.py:act simple --hands 2000
 
+``--hands N`` trains until N hands have ended instead: the same weights on any machine.
 ``act`` is the trained policy as a ginsim strategy (``rlpolicy:FILE.py:act``): it reads
 its weights from the file named by ``GINSIM_POLICY`` (default ``numpy_policy.npy``).
 """
@@ -93,18 +94,22 @@ def policy(w: np.ndarray, feats: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return p / p.sum(axis=1, keepdims=True)
 
 
-def train(seconds: float, num_envs: int = 256, seed: int = 0, lr: float = 0.05) -> tuple[np.ndarray, dict[str, float]]:
-    """REINFORCE against ``random`` for ``seconds``; the weights and a summary."""
+def train(
+    seconds: float | None = 180.0, num_envs: int = 256, seed: int = 0, lr: float = 0.05, hands: int | None = None
+) -> tuple[np.ndarray, dict[str, float]]:
+    """REINFORCE against ``random`` for ``seconds``, or until ``hands`` hands have ended
+    (then the weights depend on ``seed`` alone, not on the machine's speed); the weights and
+    a summary."""
     from ginsim.rl.vector import GinRummyVectorEnv
 
     env = GinRummyVectorEnv(num_envs, opponent="random", reward="scaled")
     rng = np.random.default_rng(seed)
     w = np.zeros(N_FEATURES, dtype=np.float64)
     grads = np.zeros((num_envs, N_FEATURES))  # each table's sum of grad log pi this hand
-    baseline, hands, recent = 0.0, 0, []
+    baseline, ended, recent = 0.0, 0, []
     obs, _ = env.reset(seed=seed)
     start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    while (hands is None or ended < hands) and (seconds is None or time.perf_counter() - start < seconds):
         feats = features(obs["observation"])
         p = policy(w, feats, obs["action_mask"])
         u = rng.random((num_envs, 1))
@@ -118,10 +123,10 @@ def train(seconds: float, num_envs: int = 256, seed: int = 0, lr: float = 0.05) 
             w += lr * ((r - baseline)[:, None] * grads[done]).mean(axis=0)
             baseline += 0.01 * (r.mean() - baseline)
             grads[done] = 0.0
-            hands += len(done)
+            ended += len(done)
             recent.extend((r > 0).tolist())
             recent = recent[-5000:]
-    return w, {"hands": hands, "win_share_last_5000": float(np.mean(recent)) if recent else 0.0}
+    return w, {"hands": ended, "win_share_last_5000": float(np.mean(recent)) if recent else 0.0}
 
 
 _WEIGHTS: dict[str, np.ndarray] = {}
@@ -140,12 +145,16 @@ def act(observation: np.ndarray, mask: np.ndarray) -> int:
 
 def main(argv: list[str] | None = None) -> dict[str, float]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=180.0, help="training time (default 180)")
+    parser.add_argument("--seconds", type=float, default=None, help="training time (default 180 unless --hands)")
+    parser.add_argument("--hands", type=int, default=None, help="train until this many hands have ended (reproducible)")
     parser.add_argument("--envs", type=int, default=256, help="tables stepped together (default 256)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("numpy_policy.npy"), help="where the weights go")
     args = parser.parse_args(argv)
-    w, summary = train(args.seconds, args.envs, args.seed)
+    if args.hands is not None and args.hands < 1:
+        parser.error(f"--hands must be at least 1, not {args.hands}")
+    seconds = 180.0 if args.seconds is None and args.hands is None else args.seconds
+    w, summary = train(seconds, args.envs, args.seed, hands=args.hands)
     np.save(args.out, w)
     print(f"{summary['hands']:,} hands; hands won of the last 5,000: {summary['win_share_last_5000']:.1%}")
     print("weights:", ", ".join(f"{name} {v:+.2f}" for name, v in zip(FEATURES, w, strict=True)))

@@ -28,8 +28,8 @@ def test_the_numpy_example_learns_and_plays_as_a_strategy(
 ) -> None:
     m = _module()
     out = tmp_path / "w.npy"
-    summary = m.main(["--seconds", "1.5", "--envs", "32", "--out", str(out)])
-    assert summary["hands"] > 0
+    summary = m.main(["--hands", "64", "--envs", "32", "--out", str(out)])
+    assert summary["hands"] >= 64  # trained by hands, not by the clock: the same on a loaded machine
     w = np.load(out)
     assert w.shape == (m.N_FEATURES,) and np.any(w != 0)  # the updates moved the weights
     # a policy that knocks and keeps its melds: features agree with the hand

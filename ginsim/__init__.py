@@ -24,7 +24,8 @@ The layers (engine → outside → run → analysis beside terminal → launch, 
 api → cli) are an import contract in pyproject.toml, checked by tests/test_layers.py;
 no module of ginsim imports this root package, and the built-in strategies
 (``ginsim.strategies``) import ``ginsim``, ``ginsim.cards``, ``ginsim.view``,
-``ginsim.strategy``, ``ginsim.playout``, ``ginsim.sampling`` and ``ginsim.valuemodel`` only.
+``ginsim.strategy``, ``ginsim.playout``, ``ginsim.sampling``, ``ginsim.opponent`` and
+``ginsim.valuemodel`` only.
 """
 
 from typing import Any

@@ -57,11 +57,12 @@ import math
 from pathlib import Path
 
 import numpy as np
-from ginsim.strategies.aware import OpponentModel, discard_candidates, last_discard
+from ginsim.strategies.aware import discard_candidates, last_discard
 from ginsim.strategies.patient import HUNTER_EVIDENCE, hand_ending
 
 from ginsim import tables_for
 from ginsim.cards import VALUE_OF, Card, Mask, cards_list
+from ginsim.opponent import OpponentModel
 from ginsim.playout import outs_mask
 from ginsim.sampling import GameEvidence, chance, keeper_evidence
 from ginsim.strategy import Strategy

@@ -22,6 +22,7 @@ PLUGINS = ROOT / "strategies"
 PLUGIN_SURFACE = {
     "ginsim",
     "ginsim.cards",
+    "ginsim.opponent",
     "ginsim.playout",
     "ginsim.sampling",
     "ginsim.strategy",

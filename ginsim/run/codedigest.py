@@ -49,7 +49,8 @@ CLASS_SUFFIXES = (".class", ".jar")
 DATA_SUFFIXES = (".npy", ".npz", ".json", ".toml", ".yaml", ".yml", ".pkl", ".pickle", ".pt", ".pth", ".onnx", ".bin")
 MAX_DATA_FILES = 50
 MAX_DATA_BYTES = 256 * 2**20  # a larger data file is named by its size and time, not hashed
-SURFACE = ("cards", "view", "strategy", "playout", "sampling", "errors", "version")  # ginsim/*.py a hand's play reads
+# ginsim/*.py a hand's play reads
+SURFACE = ("cards", "view", "strategy", "playout", "sampling", "opponent", "errors", "version")
 
 
 @dataclass(frozen=True)

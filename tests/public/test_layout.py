@@ -24,6 +24,7 @@ PLUGIN_SURFACE = {
     "ginsim.view": ["PlayerView", "Event", "DRAW", "OFFER", "DISCARD", "KNOCK", "LAYOFF"],
     "ginsim.strategy": ["Strategy"],
     "ginsim.playout": ["playout", "Policy", "deal_hidden", "shuffled_stock", "score_knock", "outs_mask"],
+    "ginsim.opponent": ["OpponentModel", "near_mask", "MELD_PAIRS"],
 }
 
 

@@ -14,13 +14,13 @@ import sys
 from typing import Any
 
 import pytest
-from ginsim.strategies.aware import OpponentModel
 from ginsim.strategies.patient import LATE_KNOCK_TURN, OWN_LATE_TURN, Patient, hand_ending
 from ginsim.strategies.simple import Simple
 
 from ginsim.engine.cards import Card, melds_with, parse_card
 from ginsim.engine.game import play_game
 from ginsim.engine.melds import tables_for
+from ginsim.engine.opponent import OpponentModel
 from ginsim.engine.playhand import HandResult, play_hand
 from ginsim.engine.registry import BUILTINS, describe_all
 from ginsim.engine.rules import Rules, preset_rules

@@ -21,8 +21,9 @@ from ginsim.run.config import Experiment, load_experiment
 from ginsim.run.describe import RunDescription
 from ginsim.run.grow import grown_plan
 from ginsim.run.options import Engine, resolve_engine
-from ginsim.run.plan import RunPlan, plan_run
+from ginsim.run.plan import plan_run
 from ginsim.run.runner import RunOptions, run_plan
+from ginsim.run.runplan import RunPlan
 from ginsim.run.sequential import StopRule
 
 if TYPE_CHECKING:

@@ -245,7 +245,7 @@ def is_points_test(result: Mapping[str, Any]) -> bool:
 
 
 class PlanShape(Protocol):
-    """What ``check_plan`` reads of a run's plan (a ``ginsim.run.plan.RunPlan``, which the
+    """What ``check_plan`` reads of a run's plan (a ``ginsim.run.runplan.RunPlan``, which the
     analysis does not import: it reads runs through ``ginsim.runfolder`` only)."""
 
     @property

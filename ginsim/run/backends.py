@@ -14,7 +14,7 @@ import numpy as np
 from ginsim.errors import RunError, StrategySpecError
 from ginsim.run.hardlimit import WorkerLost
 from ginsim.run.interrupt import watch_parent
-from ginsim.run.plan import playing
+from ginsim.run.runplan import playing
 from ginsim.run.worker import ChunkTask, play_chunk
 
 BACKENDS = ("loky", "dask")

@@ -16,7 +16,7 @@ from ginsim.engine.spec import StrategySpec
 from ginsim.engine.strategy import Strategy
 from ginsim.errors import RunError
 from ginsim.run.options import GENERAL_ENV, Engine
-from ginsim.run.plan import ChunkTask
+from ginsim.run.runplan import ChunkTask
 from ginsim.runfolder.records import COLUMNS
 
 

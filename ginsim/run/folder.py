@@ -25,7 +25,7 @@ from ginsim.run.codedigest import CodeDigest, code_changes, digest_specs
 from ginsim.run.fastchunk import play_path
 from ginsim.run.grow import grows, record_growth
 from ginsim.run.options import Engine
-from ginsim.run.plan import RunPlan
+from ginsim.run.runplan import RunPlan
 from ginsim.runfolder import lock
 from ginsim.runfolder.atomic import TMP_MARK, describe_os_error, make_dir
 from ginsim.runfolder.integrity import FORMAT, GROWABLE, SUMS_DIR

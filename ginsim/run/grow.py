@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ginsim.errors import RunError
-from ginsim.run.plan import RunPlan
+from ginsim.run.runplan import RunPlan
 from ginsim.runfolder.integrity import GROWABLE
 from ginsim.runfolder.records import MANIFEST, Manifest, RunKind, read_manifest
 

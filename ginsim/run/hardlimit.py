@@ -51,7 +51,7 @@ from ginsim.engine.guard import watchdog_limit
 from ginsim.engine.playhand import WATCH, thread_watch
 from ginsim.errors import RunError
 from ginsim.run.interrupt import set_parent_death_signal
-from ginsim.run.plan import ChunkTask, playing
+from ginsim.run.runplan import ChunkTask, playing
 
 Key = tuple[int, int, int]
 """A hand of a chunk: (deal or game, copy, hand of the game; 0 in hand mode)."""

@@ -59,7 +59,7 @@ def exit_reported(task: Any) -> Iterator[None]:
     real = os._exit
 
     def _exit(code: int) -> None:
-        from ginsim.run.plan import playing
+        from ginsim.run.runplan import playing
 
         sys.stderr.write(
             f"ginsim: error: a strategy of {playing(task)} ended the process (os._exit({code})); "

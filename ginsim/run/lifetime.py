@@ -17,7 +17,7 @@ from ginsim.engine.guard import BotFailure, DecisionTimeout
 from ginsim.engine.strategy import Strategy
 from ginsim.errors import GinsimError, RunError
 from ginsim.run.hardlimit import setup_call
-from ginsim.run.plan import ChunkTask
+from ginsim.run.runplan import ChunkTask
 
 Classes = Callable[[int], tuple[Any, Any]]
 """The two classes (or tournament mode's factories) that build the seats of seat order ``copy``."""

@@ -28,9 +28,9 @@ from ginsim.run.grow import grown_plan
 from ginsim.run.hardlimit import WorkerLost, close_player
 from ginsim.run.interrupt import exit_reported, sigterm_as_interrupt
 from ginsim.run.options import Engine
-from ginsim.run.plan import PER_PAIRING, RunPlan
 from ginsim.run.progress import make_progress
 from ginsim.run.recheck import REPLAY_CHECK, ReplayCheck, suspects, warning
+from ginsim.run.runplan import PER_PAIRING, RunPlan
 from ginsim.run.seeding import pairing_secret
 from ginsim.run.sequential import StopRule, run_sequential
 from ginsim.run.worker import ChunkTask, play_chunk

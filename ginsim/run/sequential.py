@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ginsim.run.plan import ChunkTask, RunPlan
+from ginsim.run.runplan import ChunkTask, RunPlan
 from ginsim.runfolder.chunks import remove_chunk
 from ginsim.runfolder.records import chunk_path
 from ginsim.runfolder.writing import write_chunk

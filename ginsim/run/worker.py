@@ -29,8 +29,8 @@ from ginsim.run.fastchunk import fast_hand_columns, fast_path_reason, fast_seats
 from ginsim.run.hardlimit import begin_hand, forced_call, supervisable, supervised
 from ginsim.run.lifetime import Seating
 from ginsim.run.options import Engine
-from ginsim.run.plan import ChunkTask
 from ginsim.run.recheck import REPLAY_CHECK, check_rows
+from ginsim.run.runplan import ChunkTask
 from ginsim.run.seeding import (
     check_decks,
     deal_seeds,

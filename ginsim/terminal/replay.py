@@ -24,7 +24,7 @@ from ginsim.engine.view import Event
 from ginsim.errors import GinsimError, RunError
 from ginsim.run.codedigest import code_changes, digest_specs
 from ginsim.run.hardlimit import forcing
-from ginsim.run.plan import PER_PAIRING
+from ginsim.run.runplan import PER_PAIRING
 from ginsim.run.seeding import (
     deal_seed,
     decks_for,

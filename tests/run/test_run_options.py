@@ -22,7 +22,8 @@ from ginsim.run import folder, runner
 from ginsim.run.bench import bench_runner
 from ginsim.run.describe import MatchRun, RoundRobinRun, RunDescription, SweepRun
 from ginsim.run.options import GENERAL_ENV, JIT_ENV, PURE_ENV, Engine, resolve_engine
-from ginsim.run.plan import ChunkTask, plan_run
+from ginsim.run.plan import plan_run
+from ginsim.run.runplan import ChunkTask
 from ginsim.runfolder.records import Manifest
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -25,7 +25,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from ginsim.run.bench import rates
+from ginsim.run.measures import rates
 
 VECTOR_BATCH: Final = 1024
 BENCH_SEED: Final = 20261204

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 from ginsim.engine import fastjit
-from ginsim.run.bench import KEYS, in_game_hands
+from ginsim.run.bench import KEYS
+from ginsim.run.measures import in_game_hands
 from ginsim.run.options import Engine, resolve_engine
 
 

@@ -19,8 +19,8 @@ from ginsim.engine.rules import Rules, build_rules
 from ginsim.errors import RunError
 from ginsim.launch import run_experiment
 from ginsim.run import folder, runner
-from ginsim.run.bench import bench_runner
 from ginsim.run.describe import MatchRun, RoundRobinRun, RunDescription, SweepRun
+from ginsim.run.measures import bench_runner
 from ginsim.run.options import GENERAL_ENV, JIT_ENV, PURE_ENV, Engine, resolve_engine
 from ginsim.run.plan import plan_run
 from ginsim.run.runplan import ChunkTask

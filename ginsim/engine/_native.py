@@ -56,6 +56,7 @@ HOT = (
     "layoff",
     "view",
     "result",
+    "handend",
     "hand",
     "calls",
     "playhand",

@@ -5,6 +5,8 @@ offer, draw, discard (and knock), then the showdown with lay-offs and the score.
 move is checked before it is applied, and an illegal one raises ``IllegalMoveError``
 saying what and why (``verify_*`` explains a refusal, ``can_*`` asks, the move applies).
 Both seats' ``PlayerView``s are written as the hand goes on; they never see this object.
+This module deals the hand and plays its turns; the showdown, a forfeit and the result
+are those of its base, ``HandEnd`` (ginsim.engine.handend).
 """
 
 from __future__ import annotations
@@ -13,18 +15,14 @@ import operator
 from collections.abc import Sequence
 from typing import Final, cast
 
-from ginsim.engine.cards import CARD_NAMES, Card, Mask, format_cards
+from ginsim.engine.cards import CARD_NAMES, Card
 from ginsim.engine.guard import safe_repr
+from ginsim.engine.handend import HandEnd
 from ginsim.engine.kernel import loop, scoring
-from ginsim.engine.layoff import layoff_is_legal, showdown
 from ginsim.engine.melds import MeldTables, tables_for
-from ginsim.engine.result import (
-    MAX_TURNS,
-    OUTCOMES,
-    HandResult,
-)
+from ginsim.engine.result import MAX_TURNS
 from ginsim.engine.rules import Rules, rule_facts
-from ginsim.engine.view import DISCARD, DRAW, LAYOFF, OFFER, OVER, Event, PlayerView
+from ginsim.engine.view import DISCARD, DRAW, LAYOFF, OFFER, Event, PlayerView
 from ginsim.errors import IllegalMoveError
 
 _ALL_CARDS: Final = list(range(52))
@@ -54,32 +52,19 @@ def _engine_tables(max_run_length: int | None) -> MeldTables:
     return t
 
 
-class Hand:
+class Hand(HandEnd):
     """One hand of Gin Rummy between seats 0 and 1, from the deal to the score."""
 
-    __slots__ = (
-        "rules",
-        "facts",
-        "knock_limit",
-        "multiplier",
-        "tables",
-        "deck",
-        "next_stock",
-        "hands",
-        "pile",
-        "dealer",
-        "phase",
-        "to_move",
-        "turn",
-        "drawn",
-        "drawn_from_pile",
-        "views",
-        "result",
-        "log",
-        "knocker",
-        "knocker_melds",
-        "_offer_passes",
-    )
+    __slots__ = ("rules", "deck", "pile", "to_move", "drawn", "drawn_from_pile", "log", "_offer_passes")
+
+    rules: Rules
+    deck: Sequence[Card]
+    pile: list[Card]
+    to_move: int
+    drawn: Card | None
+    drawn_from_pile: bool
+    log: list[Event] | None
+    _offer_passes: int
 
     def __init__(
         self,
@@ -97,34 +82,17 @@ class Hand:
             deck = _checked_deck(deck)
         if dealer not in (0, 1):
             raise IllegalMoveError(f"dealer must be seat 0 or 1, not {dealer!r}")
-        self.rules = rules
-        self.tables = tables = _engine_tables(rules.max_run_length)
-        self.deck = deck
+        tables = _engine_tables(rules.max_run_length)
         nd = 1 - dealer
         # R08: ten cards each, one at a time from the non-dealer; the 21st is the upcard
         h_nd, h_d = loop.deal(cast(list[int], deck), 0)
         hands = [0, 0]
         hands[nd] = h_nd
         hands[dealer] = h_d
-        self.hands = hands
         up = deck[20]
         # R14, R29, R30: this hand's knock limit and score multiplier (Oklahoma: from the upcard)
-        facts = self.facts = rule_facts(rules)
-        limit = self.knock_limit = facts.limits[up]
-        self.multiplier = facts.mults[up]
-        self.pile = [up]
-        self.next_stock = 21
-        self.dealer = dealer
-        self.phase = OFFER
-        self.to_move = nd
-        self.turn = 1
-        self.drawn: Card | None = None
-        self.drawn_from_pile = False
-        self.result: HandResult | None = None
-        self.log = log
-        self.knocker = -1
-        self.knocker_melds: tuple[Mask, ...] = ()
-        self._offer_passes = 0
+        facts = rule_facts(rules)
+        limit = facts.limits[up]
         # each view gets its own rules (built from an immutable tuple when first read) and
         # tables: a strategy that changes them changes nothing anyone else uses
         t0, t1 = tables.copy(), tables.copy()
@@ -134,8 +102,15 @@ class Hand:
         else:
             v0 = PlayerView(rules, t0, 0, 1, (scores[0], scores[1]), seeds[0], h_nd, up, limit)
             v1 = PlayerView(rules, t1, 1, 1, (scores[1], scores[0]), seeds[1], h_d, up, limit)
-        views = (v0, v1)
-        self.views = views
+        super().__init__(facts, limit, facts.mults[up], tables, hands, dealer, (v0, v1))
+        self.rules = rules
+        self.deck = deck
+        self.pile = [up]
+        self.to_move = nd
+        self.drawn = None
+        self.drawn_from_pile = False
+        self.log = log
+        self._offer_passes = 0
 
     # -- facts --------------------------------------------------------------------
     @property
@@ -359,109 +334,3 @@ class Hand:
         self._event(seat, "big_gin", None)
         _, _, points = scoring.score(self.facts, seat, 0, dd, dd, True, self.multiplier)
         self._end(scoring.BIG_GIN, seat, seat, points, 0, dd, dd, 0, melds)
-
-    def knocker_show(self, melds: object = None) -> tuple[tuple[Mask, ...], int]:
-        """The melds the knocker shows (default: a least-deadwood arrangement) and the
-        deadwood they leave; IllegalMoveError if they are not melds of its hand or leave
-        more than the knock limit (R14, R16)."""
-        if self.phase is not LAYOFF:
-            raise IllegalMoveError(f"no knock to show: phase is {self.phase}")
-        kh = self.hands[self.knocker]
-        if melds is None:
-            shown = self.tables.best_melds_mask(kh)
-            return shown.melds, shown.deadwood
-        if isinstance(melds, int | str | bytes) or not hasattr(melds, "__iter__"):
-            raise IllegalMoveError(f"melds must be a list of card masks, not {safe_repr(melds)}")
-        kmelds = tuple(melds)  # type: ignore[call-overload]
-        kd = self.tables.check_melds(kh, kmelds)
-        if kd > self.knock_limit:
-            raise IllegalMoveError(f"the melds shown leave deadwood {kd}, over the knock limit {self.knock_limit}")
-        return kmelds, kd
-
-    def verify_layoff(self, laid: object, knocker_melds: Sequence[Mask]) -> None:
-        """Raise IllegalMoveError unless the defender can lay off exactly ``laid`` (R17)."""
-        if type(laid) is not int or laid < 0 or laid >> 52:
-            raise IllegalMoveError(f"lay-offs must be a card mask (bits 0..51), not {safe_repr(laid)}")
-        dh = self.hands[1 - self.knocker]
-        if laid & ~dh:
-            raise IllegalMoveError(f"cannot lay off {format_cards(laid & ~dh)}: not in the hand")
-        if not layoff_is_legal(laid, knocker_melds, self.tables):
-            raise IllegalMoveError(f"{format_cards(laid)} cannot all be laid off on the knocker's melds")
-
-    def show(self, melds: object = None, layoff: object = None) -> HandResult:
-        """The showdown after a knock: the knocker's melds (default: a least-deadwood
-        arrangement), the defender's lay-offs (default: optimal, R17) and the score."""
-        kmelds, kd = self.knocker_show(melds)
-        if layoff is not None:
-            if kd == 0:
-                if layoff:
-                    raise IllegalMoveError("no lay-offs after gin (R18)")
-                layoff = None
-            else:
-                self.verify_layoff(layoff, kmelds)
-        return self._score(kmelds, kd, layoff)  # type: ignore[arg-type]
-
-    def _score(self, kmelds: tuple[Mask, ...], kd: int, laid: Mask | None) -> HandResult:
-        """Score a checked showdown (R19-R21); ``laid`` None lays off optimally."""
-        tables = self.tables
-        k = self.knocker
-        d = 1 - k
-        dh = self.hands[d]
-        self.knocker_melds = kmelds
-        before = tables.deadwood_mask(dh)
-        if laid is None:  # optimal lay-offs (none after gin)
-            code, winner, points, after, laid = showdown(tables, self.facts, k, kd, dh, kmelds, before, self.multiplier)
-        else:  # the defender's own (show() allows none after gin)
-            after = tables.deadwood_mask(dh & ~laid)
-            code, winner, points = scoring.score(self.facts, k, kd, before, after, False, self.multiplier)
-        return self._end(code, k, winner, points, kd, before, after, laid, kmelds)
-
-    def forfeit(self, seat: int, kind: str, reason: str) -> HandResult:
-        """R25/R26: ``seat`` forfeits the hand (and its game); the opponent wins it and
-        scores ``forfeit_points`` (more than any legal end of this hand could give it)."""
-        points = scoring.forfeit_points(self.facts, self.multiplier)
-        return self._end(scoring.FORFEIT, -1, 1 - seat, points, 0, 0, 0, 0, (), seat, reason, kind)
-
-    def _end(
-        self,
-        code: int,
-        knocker: int,
-        winner: int,
-        points: int,
-        kd: int,
-        before: int,
-        after: int,
-        laid: Mask,
-        melds: tuple[Mask, ...],
-        forfeit_seat: int = -1,
-        reason: str = "",
-        kind: str = "",
-    ) -> HandResult:
-        """End the hand with this result (the outcome as its kernel code: ``kernel.scoring``)."""
-        res = HandResult(  # positional, in field order: keywords cost more than the rest of the score
-            OUTCOMES[code],
-            knocker,
-            winner,
-            points,
-            kd,
-            before,
-            after,
-            laid.bit_count(),
-            self.turn,
-            52 - self.next_stock,
-            self.dealer,
-            forfeit_seat,
-            reason,
-            (self.hands[0], self.hands[1]),
-            melds,
-            laid,
-            kind,
-        )
-        self._finish(res)
-        return res
-
-    def _finish(self, result: HandResult) -> None:
-        self.result = result
-        self.phase = OVER
-        for v in self.views:
-            v.phase = OVER

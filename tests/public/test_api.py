@@ -12,6 +12,7 @@ import pytest
 from ginsim.strategies.threshold import Threshold
 
 import ginsim
+import ginsim.api  # the module itself (ginsim loads it lazily, on first use of ginsim.match ...)
 from ginsim.errors import RulesError, RunError, StrategySpecError
 from ginsim.runfolder.chunks import chunk_files
 from ginsim.runfolder.records import read_chunk

@@ -100,6 +100,8 @@ def train(
     """REINFORCE against ``random`` for ``seconds``, or until ``hands`` hands have ended
     (then the weights depend on ``seed`` alone, not on the machine's speed); the weights and
     a summary."""
+    if seconds is None and hands is None:
+        raise ValueError("train: give seconds or hands (or both), not neither")
     from ginsim.rl.vector import GinRummyVectorEnv
 
     env = GinRummyVectorEnv(num_envs, opponent="random", reward="scaled")

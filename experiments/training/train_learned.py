@@ -33,8 +33,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from ginsim.strategies.learned import HEADS, Learned, discard_rows, knock_row, take_row
+from ginsim.strategies.learned import HEADS
 from ginsim.strategies.patient import Patient
+from labels import GameLog, Noting, Records, load_records, save_records
 
 from ginsim.engine.game import run_game
 from ginsim.engine.playhand import play_hand
@@ -56,39 +57,28 @@ OPPONENTS = (
 """The teacher's opponents: eager knockers, a gin hunter, and itself."""
 RULES = ("default", "eaai")
 MAX_HANDS = 60
-Records = dict[str, list[tuple[list[list[float]], int]]]
-"""By head: (the rows of a decision's options, the index of the one taken)."""
 
 
-class Teacher(Patient):
-    """``patient``, noting for each of its decisions ``learned``'s rows and its choice."""
+class Teacher(Noting, Patient):
+    """``patient``, noting for each of its decisions ``learned``'s rows and its answer (``labels``)."""
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
-        self.student = Learned()
-        self.records: Records = {key: [] for key in HEADS}
+        self.start_noting()
 
     def take_upcard(self, view: PlayerView) -> bool:
         take = super().take_upcard(view)
-        if view.upcard is not None:
-            self.records["take"].append(([take_row(view, self.student.context(view))], int(take)))
+        self.note_take(view, take)
         return take
 
     def discard(self, view: PlayerView) -> int:
         card = super().discard(view)
-        hand = view.hand
-        cards, rows = discard_rows(self.student.context(view), hand, hand & ~view.legal_discards())
-        if len(cards) > 1 and card in cards:
-            self.records["discard"].append((rows, cards.index(card)))
+        self.note_discard(view, card)
         return card
 
     def knock(self, view: PlayerView) -> bool:
         knock = super().knock(view)
-        dw = view.discard_deadwood
-        if dw:
-            card = view.discard_choice
-            rest = view.hand if card is None else view.hand & ~(1 << card)
-            self.records["knock"].append(([knock_row(view, self.student.context(view), dw, rest)], int(knock)))
+        self.note_knock(view, knock)
         return knock
 
 
@@ -139,6 +129,7 @@ def play_records(
         for k, opponent in enumerate(opponents):
             spec = parse_spec(opponent)
             records: Records = {key: [] for key in HEADS}
+            log = GameLog({"preset": rules_name, "opponent": opponent, "teacher": params})
             hands = 0
             start = time.perf_counter()
             for g in range(games):
@@ -151,41 +142,17 @@ def play_records(
                     players[1 - seat] = teachers[1]
                 game_seed = rand.getrandbits(62)
 
-                hands += len(run_game(rules, g % 2, hands_of(rules, players, game_seed), MAX_HANDS).hands)
+                game = run_game(rules, g % 2, hands_of(rules, players, game_seed), MAX_HANDS)
+                hands += len(game.hands)
                 for t in teachers:
+                    log.add(game_seed, g % 2, players.index(t), t.log, game.scores)
                     for key in HEADS:
                         records[key].extend(t.records[key])
             path = out_dir / f"records-{rules_name}-{k}.npz"
-            save_records(path, records, hands, time.perf_counter() - start)
+            save_records(path, records, hands, time.perf_counter() - start, log)
             written.append(path)
             print(json.dumps({"file": path.name, "opponent": opponent, "hands": hands}), flush=True)
     return written
-
-
-def save_records(path: Path, records: Records, hands: int, seconds: float) -> None:
-    arrays: dict[str, np.ndarray] = {"hands": np.array(hands), "seconds": np.array(seconds)}
-    for key, items in records.items():
-        width = len(HEADS[key])
-        arrays[f"{key}.rows"] = np.array([r for rows, _ in items for r in rows], dtype=np.float64).reshape(-1, width)
-        arrays[f"{key}.sizes"] = np.array([len(rows) for rows, _ in items], dtype=np.int64)
-        arrays[f"{key}.chosen"] = np.array([c for _, c in items], dtype=np.int64)
-    np.savez_compressed(path, **arrays)
-
-
-def load_records(paths: Sequence[Path], share: float = 1.0) -> tuple[dict[str, tuple[np.ndarray, ...]], int]:
-    """The records of ``paths`` (the first ``share`` of each file's decisions), and the
-    hands they came from."""
-    out: dict[str, list[tuple[np.ndarray, ...]]] = {key: [] for key in HEADS}
-    hands = 0.0
-    for path in paths:
-        with np.load(path) as d:
-            hands += float(d["hands"]) * share
-            for key in HEADS:
-                sizes, chosen, rows = d[f"{key}.sizes"], d[f"{key}.chosen"], d[f"{key}.rows"]
-                n = int(len(sizes) * share)
-                out[key].append((rows[: int(sizes[:n].sum())], sizes[:n], chosen[:n]))
-    joined = {key: tuple(np.concatenate([part[i] for part in parts]) for i in range(3)) for key, parts in out.items()}
-    return joined, int(hands)
 
 
 def fit_choice(names: Sequence[str], rows: np.ndarray, sizes: np.ndarray, chosen: np.ndarray, ridge: float) -> Head:

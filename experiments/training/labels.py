@@ -22,6 +22,7 @@ existed have no ``log.*`` arrays and cannot be replayed.
 from __future__ import annotations
 
 import json
+import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -141,9 +142,16 @@ class GameLog:
 
     @classmethod
     def read(cls, path: Path) -> GameLog:
+        try:
+            return cls._read(path)
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as err:
+            raise ReplayError(f"cannot be read ({err})") from None
+
+    @classmethod
+    def _read(cls, path: Path) -> GameLog:
         with np.load(path) as d:
             if "log.meta" not in d:
-                raise ReplayError(f"{path}: no log of the teacher's answers (written before logs were kept)")
+                raise ReplayError("no log of the teacher's answers (written before logs were kept)")
             log = cls(json.loads(str(d["log.meta"])))
             ends = np.cumsum(d["log.sizes"])
             answers = d["log.answers"].tolist()

@@ -28,6 +28,7 @@ from ginsim.engine.game import run_game
 from ginsim.engine.rules import preset_rules
 from ginsim.engine.spec import parse_spec
 from ginsim.engine.strategy import Strategy
+from ginsim.errors import GinsimError
 
 
 def relabel_file(path: Path, out: Path) -> int:
@@ -52,7 +53,7 @@ def relabel_file(path: Path, out: Path) -> int:
             players[seat] = replayer
         game = run_game(rules, dealer, hands_of(rules, players, seed), MAX_HANDS)
         if game.scores != log.scores[i] or not all(r.finished() for r in replayers.values()):
-            raise ReplayError(f"{path}: game {seed} ends {game.scores} in the replay, {log.scores[i]} in its log")
+            raise ReplayError(f"game {seed} ends {game.scores} in the replay, {log.scores[i]} in its log")
         hands += len(game.hands)
         for k in range(i, j):
             replayer = replayers[log.seats[k]]
@@ -80,8 +81,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for path in paths:
         try:
             hands = relabel_file(path, args.out_dir / path.name)
-        except ReplayError as err:
-            print(f"relabel: {err}", file=sys.stderr)
+        except (ReplayError, GinsimError) as err:
+            print(f"relabel: {path}: {err}", file=sys.stderr)
             return 2
         print(json.dumps({"file": path.name, "hands": hands}), flush=True)
     return 0

@@ -63,8 +63,8 @@ from ginsim.strategies.patient import HUNTER_EVIDENCE, hand_ending
 from ginsim import tables_for
 from ginsim.cards import VALUE_OF, Card, Mask, cards_list
 from ginsim.opponent import OpponentModel
-from ginsim.playout import outs_mask
-from ginsim.sampling import GameEvidence, chance, keeper_evidence
+from ginsim.playout import outs_mask, score_knock
+from ginsim.sampling import GameEvidence, chance, deal_worlds, keeper_evidence
 from ginsim.strategy import Strategy
 from ginsim.valuemodel import Head, ModelFileError, load_heads
 from ginsim.view import PlayerView
@@ -93,8 +93,11 @@ KNOCK_FEATURES = (
     "bias", "dw", "late", "dw_late", "undercut", "dw_undercut", "hunter", "dw_hunter",
     "late_hunter", "late_undercut", "stock", "opp_known", "opp_last", "need", "opp_need", "gain",
     "dw2", "late12", "dw_late12", "late12_undercut", "late12_hunter", "opp_low", "keeper",
+    "sampled_points", "sampled_undercut_share", "sampled_opp_dw", "sampled_opp_knock",
 )  # fmt: skip
 """What a knock is judged by."""
+SAMPLED_KNOCK = KNOCK_FEATURES[-4:]
+"""The knock's features from sampled deals of the opponent's hand (``sampled_knock``)."""
 HEADS = {"discard": DISCARD_FEATURES, "take": TAKE_FEATURES, "knock": KNOCK_FEATURES}
 """Every head of the model and the features of its rows: ``discard`` values each discard
 (the best-valued is played), ``take`` and ``knock`` are the log odds of taking the upcard
@@ -113,6 +116,13 @@ deadwood one of the next ``RACE_DRAWS`` draws would bring, a gin counting ``RACE
 LATE_TURN = 12
 """From this turn a knock is a late one (``patient``'s patience begins here)."""
 
+KNOCK_WORLDS = 8
+"""Deals of the opponent's hand a knock is scored in (``sampled_knock``)."""
+WORLD_HINT, WORLD_PASS_HINT, WORLD_KNOCK_HINT = 0.2, 0.5, 0.01
+"""How those deals read the opponent's play (``ginsim.sampling.deal_worlds``; ``sampler``'s
+defaults): a hand that would not have thrown its last discard is kept with chance 0.2, one
+that melds with k cards it passed on with 0.5 ** k, one that could have knocked with 0.01."""
+
 CHEAP_UNDERCUT = 10
 """Where an undercut is worth this or less (the default and classic presets), a model's
 ``cheap`` heads play, if its file has them (the shipped model's do); its other heads play
@@ -127,8 +137,8 @@ played where they cost that or less (the same heads when the file has no cheap o
 
 def read_model(path: str | Path) -> tuple[Model, dict[str, float]]:
     """The heads of the model file ``path`` and its named numbers."""
-    heads, meta = load_heads(path, HEADS)
-    cheap = load_heads(path, CHEAP_HEADS, required=False)[0]
+    heads, meta = load_heads(path, HEADS, widen=True)
+    cheap = load_heads(path, CHEAP_HEADS, required=False, widen=True)[0]
     if cheap and len(cheap) != len(HEADS):
         raise ModelFileError(f"model file {path}: it has some cheap heads but not all")
     return (heads, {key[len(CHEAP) :]: head for key, head in cheap.items()} or heads), meta
@@ -270,8 +280,36 @@ def take_row(view: PlayerView, ctx: Context) -> list[float]:
     ]  # fmt: skip
 
 
-def knock_row(view: PlayerView, ctx: Context, dw: int, rest: Mask) -> list[float]:
-    """The features of knocking at deadwood ``dw`` now, keeping ``rest``."""
+def sampled_knock(view: PlayerView, dw: int, rest: Mask) -> list[float]:
+    """The knock at deadwood ``dw`` keeping ``rest``, in ``KNOCK_WORLDS`` deals of the
+    opponent's hand that fit what this seat has seen: the mean points it scores (lay-offs
+    included; negative when undercut), the share of deals in which it is undercut, the
+    opponent's mean deadwood and the share of deals in which it could knock too."""
+    tables = tables_for(view.rules.max_run_length)
+    limit = view.knock_limit
+    belief = [WORLD_KNOCK_HINT] * (limit + 1)
+    # a generator of the knock question's own: the same deals for the same question, whatever
+    # the seat drew before (a teacher noting these rows draws for its own search first)
+    rand = view.rng_for(view.turn << 6 | (63 if view.discard_choice is None else view.discard_choice)).random
+    worlds = deal_worlds(
+        view, KNOCK_WORLDS, rand, last_discard(view), belief, selection=1.0, hint=WORLD_HINT,
+        pass_hint=WORLD_PASS_HINT,
+    )  # fmt: skip
+    points = undercut = opp_dw = opp_knock = 0.0
+    for opp, _stock in worlds:
+        pts = score_knock(view.rules, tables, rest, dw, opp)
+        d = tables.deadwood_mask(opp)
+        points += pts
+        undercut += pts < 0
+        opp_dw += d
+        opp_knock += d <= limit
+    n = float(KNOCK_WORLDS)
+    return [points / n, undercut / n, opp_dw / n, opp_knock / n]
+
+
+def knock_row(view: PlayerView, ctx: Context, dw: int, rest: Mask, sampled: bool = True) -> list[float]:
+    """The features of knocking at deadwood ``dw`` now, keeping ``rest`` (those of
+    ``sampled_knock`` as zeros unless ``sampled``: a head that gives them no weight)."""
     late, undercut, hunter = ctx.late, ctx.undercut, ctx.hunter
     last = last_discard(view)
     target = view.rules.target_score
@@ -291,6 +329,7 @@ def knock_row(view: PlayerView, ctx: Context, dw: int, rest: Mask) -> list[float
         float(view.opp_known.bit_count()), 0.0 if last is None else VALUE_OF[last],
         max(0, target - mine) / target, max(0, target - theirs) / target, out_worth(ctx, rest, dw)[0],
         dw * dw / 10.0, late12, dw * late12, late12 * undercut, late12 * hunter, opp_low, ctx.keeper,
+        *(sampled_knock(view, dw, rest) if sampled else (0.0, 0.0, 0.0, 0.0)),
     ]  # fmt: skip
 
 
@@ -318,6 +357,7 @@ class Learned(Strategy):
         self.explore = explore
         self.model = model
         self.heads, self.cheap_heads = model_heads(model)
+        self._sampling: dict[Head, bool] = {}  # by knock head: whether it weighs the sampled deals
         self._hunter = GameEvidence(_hunter_read)
         self._keeper = GameEvidence(_keeper_read)
 
@@ -357,7 +397,11 @@ class Learned(Strategy):
         """The knock head's row for the knock question ``view`` asks."""
         card = view.discard_choice
         rest = view.hand if card is None else view.hand & ~(1 << card)
-        return knock_row(view, self.context(view), view.discard_deadwood, rest)
+        head = self.heads_for(view)["knock"]
+        sampled = self._sampling.get(head)
+        if sampled is None:
+            sampled = self._sampling[head] = head.weighs(SAMPLED_KNOCK)
+        return knock_row(view, self.context(view), view.discard_deadwood, rest, sampled)
 
     def knock(self, view: PlayerView) -> bool:
         if view.discard_deadwood == 0:

@@ -34,8 +34,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if not 0.0 <= args.weight <= 1.0:
         raise SystemExit(f"blend: --weight must be in [0, 1], not {args.weight}")
-    a, meta_a = load_heads(args.first, HEADS)
-    b, meta_b = load_heads(args.second, HEADS)
+    a, meta_a = load_heads(args.first, HEADS, widen=True)
+    b, meta_b = load_heads(args.second, HEADS, widen=True)
     for key in HEADS:
         if not (np.array_equal(a[key].mean, b[key].mean) and np.array_equal(a[key].scale, b[key].scale)):
             raise SystemExit(f"blend: the two models scale the {key} head's features differently")

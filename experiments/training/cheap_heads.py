@@ -8,6 +8,10 @@ cheap heads BASE had are replaced). The shipped model is made so (step 5 of
 
     python experiments/training/cheap_heads.py build/learned/blend.npz build/learned/cheap.npz \\
         --out strategies/learned.npz
+
+A model written before a head's newest features is read widened (those features weigh
+nothing); ``--knock`` takes the cheap knock head from another model (step 6: a knock head
+over the knock's sampled features).
 """
 
 from __future__ import annotations
@@ -27,11 +31,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("base", type=Path, help="the model whose heads play where undercuts are dear")
     ap.add_argument("cheap", type=Path, help="the model whose heads play where undercuts are cheap")
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument(
+        "--knock", type=Path, default=None, help="take the cheap knock head from this model instead (step 6)"
+    )
     args = ap.parse_args(argv)
-    base, meta = load_heads(args.base, HEADS)
-    cheap, cheap_meta = load_heads(args.cheap, HEADS)
+    base, meta = load_heads(args.base, HEADS, widen=True)
+    cheap, cheap_meta = load_heads(args.cheap, HEADS, widen=True)
+    cheap_meta = {CHEAP + key: value for key, value in cheap_meta.items()}
+    if args.knock is not None:
+        knock, knock_meta = load_heads(args.knock, {"knock": HEADS["knock"]})
+        cheap["knock"] = knock["knock"]
+        cheap_meta.update({CHEAP + "knock." + key: value for key, value in knock_meta.items()})
     heads = {**base, **{CHEAP + key: head for key, head in cheap.items()}}
-    save_heads(args.out, heads, {**meta, **{CHEAP + key: value for key, value in cheap_meta.items()}})
+    save_heads(args.out, heads, {**meta, **cheap_meta})
     return 0
 
 

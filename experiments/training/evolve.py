@@ -243,7 +243,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
     pairings, weights = weighed(args.opponent or OPPONENTS)
-    like, meta = load_heads(args.model, HEADS)
+    like, meta = load_heads(args.model, HEADS, widen=True)
     theta = to_theta(like)
     sd = step_sizes(like, args.sigma)
     full: Callable[[np.ndarray], np.ndarray] = _identity

@@ -255,7 +255,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
     start = time.perf_counter()
-    heads, meta = load_heads(args.model, HEADS)
+    heads, meta = load_heads(args.model, HEADS, widen=True)
     if args.labels is not None and args.labels.exists():
         saved = json.loads(args.labels.read_text())
         labels, hands = saved["labels"], saved["hands"]

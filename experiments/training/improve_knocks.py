@@ -121,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     start = time.perf_counter()
     decisions, hands = play_knocks(args.model, args.games, args.seed, args.explore, args.opponent or OPPONENTS)
-    heads, meta = load_heads(args.model, HEADS)
+    heads, meta = load_heads(args.model, HEADS, widen=True)
     heads["knock"] = fit_knock(decisions, args.ridge)
     seconds = time.perf_counter() - start
     meta = {**meta, "improve_hands": hands, "improve_seconds": round(seconds, 1), "improve_seed": args.seed}

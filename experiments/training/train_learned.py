@@ -243,11 +243,18 @@ def fit_hidden(
 
 
 def fit_model(
-    records: dict[str, tuple[np.ndarray, ...]], ridge: float, hidden: int = 0, steps: int = 400
+    records: dict[str, tuple[np.ndarray, ...]],
+    ridge: float,
+    hidden: int = 0,
+    steps: int = 400,
+    only: Sequence[str] = tuple(HEADS),
 ) -> dict[str, Head]:
-    """Every head fitted on the records: linear, or with a hidden layer of ``hidden`` units."""
+    """The heads ``only`` (every head) fitted on the records: linear, or with a hidden layer
+    of ``hidden`` units."""
     heads = {}
     for k, key in enumerate(HEADS):
+        if key not in only:
+            continue
         head = fit_choice(HEADS[key], *records[key], ridge)
         if hidden and len(records[key][1]):
             head = fit_hidden(head, *records[key], hidden, steps, seed=k)
@@ -286,7 +293,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--teacher", default="", help="the teacher's parameters, as patient:PARAMS would name them")
     ap.add_argument("--presets", default=",".join(RULES), help="the presets played, comma-separated")
     ap.add_argument("--opponents", default=";".join(OPPONENTS), help="the opponents' specs, ';'-separated")
+    ap.add_argument("--heads", default=",".join(HEADS), help="the heads fitted, comma-separated (all)")
     args = ap.parse_args(argv)
+    only = args.heads.split(",")
+    if not only or any(key not in HEADS for key in only):
+        ap.error(f"--heads names heads among {', '.join(HEADS)}, not {args.heads!r}")
     args.out_dir.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     if args.fit_only:
@@ -299,7 +310,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     played = time.perf_counter() - start
     for share in (float(s) for s in args.shares.split(",")):
         records, hands = load_records(paths, share)
-        heads = fit_model(records, args.ridge, args.hidden, args.steps)
+        heads = fit_model(records, args.ridge, args.hidden, args.steps, only)
         meta = {
             "hands": hands,
             "seed": args.seed,
@@ -310,7 +321,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         save_heads(args.out_dir / f"model-{hands}.npz", heads, meta)
         if share == 1.0 and args.ship is not None:
             save_heads(args.ship, heads, meta)
-        agree = {k: round(agreement(heads[k], *records[k]), 4) for k in HEADS}
+        agree = {k: round(agreement(heads[k], *records[k]), 4) for k in heads}
         print(
             json.dumps({**meta, "decisions": {k: len(v[1]) for k, v in records.items()}, "agreement": agree}),
             flush=True,

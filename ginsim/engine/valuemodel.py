@@ -62,6 +62,27 @@ class Head:
             w = self.w2 / self.scale
             self._raw = (w, self.b2 - float(self.mean @ w))
 
+    def widened(self, names: Sequence[str]) -> Head:
+        """This head over ``names``: its own features first, then new ones it gives no weight
+        (so it scores every row exactly as before)."""
+        if tuple(names[: len(self.names)]) != self.names:
+            raise ModelFileError("a head can only be widened by features after its own")
+        extra = len(names) - len(self.names)
+        mean = np.concatenate([self.mean, np.zeros(extra)])
+        scale = np.concatenate([self.scale, np.ones(extra)])
+        if self.w1 is None:
+            return Head(names, np.concatenate([self.w2, np.zeros(extra)]), self.b2, mean, scale)
+        w1 = np.concatenate([self.w1, np.zeros((self.w1.shape[0], extra))], axis=1)
+        return Head(names, self.w2, self.b2, mean, scale, w1, self.b1)
+
+    def weighs(self, names: Sequence[str]) -> bool:
+        """Whether any of the features ``names`` can change this head's score."""
+        idx = [self.names.index(n) for n in names if n in self.names]
+        if not idx:
+            return False
+        w = self.w2 if self.w1 is None else self.w1.T
+        return bool(np.any(w[idx] != 0.0))
+
     def score(self, rows: np.ndarray) -> np.ndarray:
         """The value of each row of ``rows`` (shape (options, features))."""
         if self._raw is not None:
@@ -103,11 +124,13 @@ def save_heads(path: str | Path, heads: Mapping[str, Head], meta: Mapping[str, f
 
 
 def load_heads(
-    path: str | Path, expected: Mapping[str, Sequence[str]], required: bool = True
+    path: str | Path, expected: Mapping[str, Sequence[str]], required: bool = True, widen: bool = False
 ) -> tuple[dict[str, Head], dict[str, float]]:
     """The heads of the model file ``path`` and its named numbers. ``expected`` names each
     head that must be there and the features, in order, its rows will hold; with
-    ``required`` false, a head the file does not have at all is left out."""
+    ``required`` false, a head the file does not have at all is left out; with ``widen``, a
+    head trained on the first of those features only is read as giving the others no weight
+    (``Head.widened``: a file older than a strategy's newest features plays as it did)."""
     try:
         with np.load(path, allow_pickle=False) as data:
             stored = {key: data[key] for key in data.files}
@@ -118,13 +141,14 @@ def load_heads(
         found = stored.get(f"{key}.names")
         if found is None and not required:
             continue
-        if found is None or tuple(str(n) for n in found) != tuple(names):
+        own = () if found is None else tuple(str(n) for n in found)
+        prefix = widen and 0 < len(own) < len(names) and own == tuple(names[: len(own)])
+        if found is None or (own != tuple(names) and not prefix):
             raise ModelFileError(f"model file {path}: head {key!r} was not trained on these features")
         parts = {p: stored.get(f"{key}.{p}") for p in _PARTS}
         if parts["w2"] is None or parts["b2"] is None:
             raise ModelFileError(f"model file {path}: head {key!r} has no weights")
-        heads[key] = Head(
-            names, parts["w2"], float(parts["b2"]), parts["mean"], parts["scale"], parts["w1"], parts["b1"]
-        )
+        head = Head(own, parts["w2"], float(parts["b2"]), parts["mean"], parts["scale"], parts["w1"], parts["b1"])
+        heads[key] = head.widened(names) if prefix else head
     meta = {key[5:]: float(value) for key, value in stored.items() if key.startswith("meta.")}
     return heads, meta

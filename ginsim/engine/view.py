@@ -17,6 +17,9 @@ from ginsim.engine.melds import Melds, MeldTables
 from ginsim.engine.rng import SeededRandom
 from ginsim.engine.rules import Rules, rules_from_values, rules_values
 
+_M64: Final = (1 << 64) - 1
+_ODD: Final = 0xD1B54A32D192ED03  # an odd multiplier spreading a question's key over 64 bits
+
 OFFER: Final = "offer"
 """First turn: take the upcard or pass (R09)."""
 DRAW: Final = "draw"
@@ -168,6 +171,14 @@ class PlayerView:
         if r is None:
             r = self._rng = SeededRandom(self._seed)
         return r
+
+    def rng_for(self, key: int) -> SeededRandom:
+        """A generator of its own for the question ``key`` names (any whole number, e.g. the
+        turn): seeded by the engine's seed for this hand and seat and by ``key`` alone, so the
+        same question in the same deal draws the same numbers whatever the seat drew before
+        (``rng`` is one stream a hand, and what a strategy drew earlier moves it on)."""
+        mixed = SeededRandom(self._seed ^ (key & _M64) * _ODD & _M64).getrandbits(64)
+        return SeededRandom(mixed)
 
     @property
     def is_dealer(self) -> bool:

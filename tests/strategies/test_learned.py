@@ -4,8 +4,6 @@ training script reproduces a model from a seed."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +18,7 @@ from ginsim.strategies.learned import (
     next_draw,
 )
 from support.learned import RowsKept, rows_of_hands
+from support.training import training_module
 
 from ginsim.engine.cards import cards_list
 from ginsim.engine.playhand import play_hand
@@ -29,9 +28,6 @@ from ginsim.engine.valuemodel import ModelFileError, load_heads, reference_score
 from ginsim.engine.view import PlayerView
 from ginsim.errors import StrategySpecError
 from ginsim.run.seeding import deck_for
-
-ROOT = Path(__file__).resolve().parents[2]
-TRAINER = ROOT / "experiments" / "training" / "train_learned.py"
 
 
 def test_the_shipped_model_loads_is_small_and_has_every_head() -> None:
@@ -127,12 +123,7 @@ def test_bad_parameters_are_refused(spec: str) -> None:
 
 
 def _trainer() -> Any:
-    spec = importlib.util.spec_from_file_location("train_learned", TRAINER)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["train_learned"] = module
-    spec.loader.exec_module(module)
-    return module
+    return training_module("train_learned")
 
 
 def test_the_training_script_reproduces_its_model_from_a_seed(tmp_path: Path) -> None:
@@ -158,10 +149,7 @@ def test_the_knock_improvement_refits_only_the_knock_head(tmp_path: Path) -> Non
         )
         == 0
     )
-    spec = importlib.util.spec_from_file_location("improve_knocks", TRAINER.with_name("improve_knocks.py"))
-    assert spec is not None and spec.loader is not None
-    improve = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(improve)
+    improve = training_module("improve_knocks")
     out = tmp_path / "i.npz"
     assert improve.main(["--model", str(distilled), "--games", "2", "--seed", "5", "--out", str(out)]) == 0
     before, after = load_heads(distilled, HEADS)[0], load_heads(out, HEADS)[0]

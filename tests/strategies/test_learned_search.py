@@ -70,7 +70,7 @@ def test_search_refits_the_named_heads_reproducibly(tmp_path: Path) -> None:
         args = ["--model", str(MODEL_FILE), "--games", "1", "--seed", "6", "--opponent", "simple"]
         assert search.main([*args, "--worlds", "2", "--heads", "discard,knock", "--out", str(out)]) == 0
         outs.append(load_heads(out, HEADS)[0])
-    shipped = load_heads(MODEL_FILE, HEADS)[0]
+    shipped = load_heads(MODEL_FILE, HEADS, widen=True)[0]
     for key in HEADS:
         assert np.array_equal(outs[0][key].w2, outs[1][key].w2)
     assert np.array_equal(outs[0]["take"].w2, shipped["take"].w2)
@@ -85,7 +85,7 @@ def test_search_on_the_real_deal_plays_out_against_the_opponent_itself(tmp_path:
     extra = ["--truth", "--own-rollouts", "simple", "--heads", "take", "--labels", str(labels), "--out", str(out)]
     assert search.main([*args, *extra]) == 0
     assert labels.exists()
-    shipped, refit = load_heads(MODEL_FILE, HEADS)[0], load_heads(out, HEADS)[0]
+    shipped, refit = load_heads(MODEL_FILE, HEADS, widen=True)[0], load_heads(out, HEADS)[0]
     assert np.array_equal(refit["discard"].w2, shipped["discard"].w2)
     assert not np.array_equal(refit["take"].w2, shipped["take"].w2)
 

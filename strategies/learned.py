@@ -23,7 +23,12 @@ weigh them:
   the hunter chance and the undercut cost;
 - a knock (``KNOCK_FEATURES``): the deadwood, the stage (and whether it is turn 12 or later),
   the undercut bonus, the hunter chance, the stock left, the opponent's pickups, its last
-  discard and its low discards, the scores and the outs' worth of playing on.
+  discard and its low discards, the scores and the outs' worth of playing on; and, for a
+  model that weighs them, the knock in ``KNOCK_WORLDS`` deals of the opponent's hand that fit
+  what this seat has seen (``sampled_knock``: the points it scores, how often it is undercut,
+  the opponent's deadwood and how often it could knock too). The shipped model gives them
+  no weight, so it never deals them; a student of ``patient``'s stronger setting follows that
+  teacher's knocks better with them and plays no stronger (the notes' ninth attempt).
 
 The opponent's kind is read as ``patient`` reads it (its ``hand_ending`` evidence summed over a
 game's hands): an eager knocker or a gin hunter. The model never sees a name or a hidden card.

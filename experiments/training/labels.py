@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import json
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from ginsim.strategies.learned import HEADS, Learned, discard_rows, knock_row, take_row
+from ginsim.strategies.learned import HEADS, Context, Learned, discard_rows, knock_row, take_row
 
 from ginsim.engine.cards import Card
 from ginsim.engine.strategy import Strategy
@@ -38,24 +38,40 @@ Records = dict[str, list[tuple[list[list[float]], int]]]
 """By head: (the rows of a decision's options, the index of the one taken)."""
 
 
-class Noting:
-    """Notes ``learned``'s rows for each decision with the answer given, and logs every answer."""
+Columns = Callable[[str, PlayerView, Context, int], list[float]]
+"""Extra columns for a row (a feature being tried, ``feature_trial.py``): given the head
+(``discard``, ``take``, ``knock``), the view, ``learned``'s context and the option (the 10
+cards a discard keeps, the upcard, the 10 cards a knock keeps), the numbers to append."""
 
-    def start_noting(self) -> None:
+
+class Noting:
+    """Notes ``learned``'s rows for each decision with the answer given (each row lengthened
+    by ``columns``, if given), and logs every answer."""
+
+    def start_noting(self, columns: Columns | None = None) -> None:
         self.student = Learned()
         self.records: Records = {key: [] for key in HEADS}
         self.log: list[int] = []
+        self.columns = columns
 
     def note_take(self, view: PlayerView, take: bool) -> None:
         self.log.append(int(take))
         if view.upcard is not None:
-            self.records["take"].append(([take_row(view, self.student.context(view))], int(take)))
+            ctx = self.student.context(view)
+            row = take_row(view, ctx)
+            if self.columns is not None:
+                row += self.columns("take", view, ctx, view.upcard)
+            self.records["take"].append(([row], int(take)))
 
     def note_discard(self, view: PlayerView, card: Card) -> None:
         self.log.append(card)
         hand = view.hand
-        cards, rows = discard_rows(self.student.context(view), hand, hand & ~view.legal_discards())
+        ctx = self.student.context(view)
+        cards, rows = discard_rows(ctx, hand, hand & ~view.legal_discards())
         if len(cards) > 1 and card in cards:
+            if self.columns is not None:
+                extra = self.columns
+                rows = [row + extra("discard", view, ctx, hand & ~(1 << c)) for c, row in zip(cards, rows, strict=True)]
             self.records["discard"].append((rows, cards.index(card)))
 
     def note_knock(self, view: PlayerView, knock: bool) -> None:
@@ -64,7 +80,11 @@ class Noting:
         if dw:
             card = view.discard_choice
             rest = view.hand if card is None else view.hand & ~(1 << card)
-            self.records["knock"].append(([knock_row(view, self.student.context(view), dw, rest)], int(knock)))
+            ctx = self.student.context(view)
+            row = knock_row(view, ctx, dw, rest)
+            if self.columns is not None:
+                row += self.columns("knock", view, ctx, rest)
+            self.records["knock"].append(([row], int(knock)))
 
 
 class ReplayError(RuntimeError):
@@ -77,8 +97,8 @@ class Replayer(Noting, Strategy):
 
     name = "replayer"
 
-    def __init__(self, answers: Sequence[int]) -> None:
-        self.start_noting()
+    def __init__(self, answers: Sequence[int], columns: Columns | None = None) -> None:
+        self.start_noting(columns)
         self._answers = list(answers)
         self._next = 0
 
@@ -166,7 +186,7 @@ class GameLog:
 def save_records(path: Path, records: Records, hands: int, seconds: float, log: GameLog | None = None) -> None:
     arrays: dict[str, np.ndarray] = {"hands": np.array(hands), "seconds": np.array(seconds)}
     for key, items in records.items():
-        width = len(HEADS[key])
+        width = len(items[0][0][0]) if items else len(HEADS[key])  # wider with a trial's columns
         arrays[f"{key}.rows"] = np.array([r for rows, _ in items for r in rows], dtype=np.float64).reshape(-1, width)
         arrays[f"{key}.sizes"] = np.array([len(rows) for rows, _ in items], dtype=np.int64)
         arrays[f"{key}.chosen"] = np.array([c for _, c in items], dtype=np.int64)

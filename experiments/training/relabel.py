@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ginsim.strategies.learned import HEADS
-from labels import GameLog, Records, Replayer, ReplayError, save_records
+from labels import Columns, GameLog, Records, Replayer, ReplayError, save_records
 from train_learned import MAX_HANDS, hands_of
 
 from ginsim.engine.game import run_game
@@ -31,9 +31,9 @@ from ginsim.engine.strategy import Strategy
 from ginsim.errors import GinsimError
 
 
-def relabel_file(path: Path, out: Path) -> int:
-    """Replay the games of the records file ``path`` and write their rows anew to ``out``;
-    the hands replayed."""
+def relabel_file(path: Path, out: Path, columns: Columns | None = None) -> int:
+    """Replay the games of the records file ``path`` and write their rows anew to ``out``
+    (each lengthened by ``columns``, if given); the hands replayed."""
     log = GameLog.read(path)
     rules = preset_rules(log.meta["preset"])
     spec = parse_spec(log.meta["opponent"])
@@ -48,7 +48,7 @@ def relabel_file(path: Path, out: Path) -> int:
         while j < len(log.seeds) and log.seeds[j] == seed:  # every teacher of this game
             j += 1
         players: list[Strategy] = [spec.build(), spec.build()]
-        replayers = {log.seats[k]: Replayer(log.answers[k]) for k in range(i, j)}
+        replayers = {log.seats[k]: Replayer(log.answers[k], columns) for k in range(i, j)}
         for seat, replayer in replayers.items():
             players[seat] = replayer
         game = run_game(rules, dealer, hands_of(rules, players, seed), MAX_HANDS)

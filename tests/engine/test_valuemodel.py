@@ -57,3 +57,32 @@ def test_weights_of_the_wrong_shape_are_refused() -> None:
         Head(NAMES, np.zeros(2), 0.0)
     with pytest.raises(ModelFileError, match="hidden layer"):
         Head(NAMES, np.zeros(4), 0.0, w1=np.zeros((4, 2)), b1=np.zeros(4))
+
+
+def test_a_widened_head_scores_every_row_as_before_whatever_its_new_features_hold() -> None:
+    rng = np.random.default_rng(6)
+    rows = rng.normal(size=(6, 3)) * 3
+    wide_rows = np.concatenate([rows, rng.normal(size=(6, 2)) * 50], axis=1)
+    for head in _heads(rng).values():
+        wide = head.widened((*NAMES, "d", "e"))
+        assert wide.names == (*NAMES, "d", "e") and not wide.weighs(("d", "e")) and wide.weighs(("a",))
+        assert np.allclose(wide.score(wide_rows), head.score(rows), rtol=1e-12, atol=1e-12)
+        with pytest.raises(ModelFileError, match="after its own"):
+            head.widened(("b", "a", "c", "d"))
+
+
+def test_an_older_file_is_read_widened_only_when_asked(tmp_path: Path) -> None:
+    path = tmp_path / "m.npz"
+    heads = _heads(np.random.default_rng(7))
+    save_heads(path, heads)
+    wider = {"lin": (*NAMES, "d"), "mlp": (*NAMES, "d")}
+    with pytest.raises(ModelFileError, match="not trained on these features"):
+        load_heads(path, wider)
+    loaded, _ = load_heads(path, wider, widen=True)
+    rows = np.arange(12.0).reshape(3, 4)
+    for key, head in heads.items():
+        assert loaded[key].names == wider[key]
+        assert np.allclose(loaded[key].score(rows), head.score(rows[:, :3]), rtol=1e-12, atol=1e-12)
+    # a head over other features is refused, widened or not
+    with pytest.raises(ModelFileError, match="not trained on these features"):
+        load_heads(path, {"lin": ("a", "x", "c", "d")}, widen=True)

@@ -49,11 +49,20 @@ NEAR: Final[tuple[int, ...]] = _near_table()
 
 
 def _hist(
-    TB: tuple[int, ...], hand: int, dw: int, nine: int, pool: int, q: list[float], wv: list[float], skip: int
+    TB: tuple[int, ...],
+    hand: int,
+    dw: int,
+    nine: int,
+    pool: int,
+    q: list[float],
+    wv: list[float],
+    skip: int,
+    later: tuple[int, list[int], list[int]] | None = None,
 ) -> list[float]:
     """The weight of the second draws into the 10-card ``hand`` (deadwood ``dw``, best nine
     cards ``nine``) from ``pool`` without the card ``skip`` (-1: none), by the deadwood they
-    leave."""
+    leave. With ``later`` (``skip``'s near cards and ``_later``'s lists), ``hand`` holds
+    ``skip`` as a card that melds with nothing, and the outs not near it are looked up."""
     gb = dw - nine
     hist = [0.0] * (dw + 1)
     sv = VALUE_OF[skip] if skip >= 0 else 0
@@ -70,7 +79,11 @@ def _hist(
         v = VALUE_OF[c]
         w = q[c]
         hist[nine + v if v < gb else dw] -= w
-        hist[best_discard(TB, hand | o)[0]] += w
+        if later is None or o & later[0]:
+            hist[best_discard(TB, hand | o)[0]] += w
+        else:
+            drop, kept = later[1][c], sv + later[2][c]
+            hist[drop if drop < kept else kept] += w
     return hist
 
 
@@ -183,7 +196,7 @@ def _two(
                         eight = best_discard(TB, base)[0]
                         drop_first, keep_first = _later(TB, base, pool)
                     nine1 = nine if nine < v + eight else v + eight
-                    hist = _replaced(TB, h1, c, dw1, nine1, pool, q, wv, drop_first, keep_first)
+                    hist = _hist(TB, h1, dw1, nine1, pool, q, wv, c, (NEAR[c], drop_first, keep_first))
                 s_e, s_k, s_g = _sums(hist, limit)
                 found = (s_e / rest_t, s_k / rest_t, s_g / rest_t)
             memo[key] = found
@@ -206,43 +219,6 @@ def _later(TB: tuple[int, ...], base: int, pool: int) -> tuple[list[int], list[i
         drop_first[c] = deadwood(TB, base | o)
         keep_first[c] = best_discard(TB, base | o)[0]
     return drop_first, keep_first
-
-
-def _replaced(
-    TB: tuple[int, ...],
-    h1: int,
-    first: int,
-    dw1: int,
-    nine1: int,
-    pool: int,
-    q: list[float],
-    wv: list[float],
-    drop_first: list[int],
-    keep_first: list[int],
-) -> list[float]:
-    """``_hist`` of ``h1``, a hand whose card ``first`` melds with nothing: the second
-    draws not near it score from ``drop_first``/``keep_first`` (worked out once a hand)."""
-    gb = dw1 - nine1
-    hist = [0.0] * (dw1 + 1)
-    sv = VALUE_OF[first]
-    for v in range(1, 11):
-        w = wv[v] - q[first] if v == sv else wv[v]
-        hist[nine1 + v if v < gb else dw1] += w
-    outs = outs_mask(h1) & pool
-    near = NEAR[first]
-    while outs:
-        o = outs & -outs
-        outs ^= o
-        c = o.bit_length() - 1
-        v = VALUE_OF[c]
-        w = q[c]
-        hist[nine1 + v if v < gb else dw1] -= w
-        if o & near:
-            hist[best_discard(TB, h1 | o)[0]] += w
-        else:
-            kept = sv + keep_first[c]
-            hist[drop_first[c] if drop_first[c] < kept else kept] += w
-    return hist
 
 
 def plain_two_draws(

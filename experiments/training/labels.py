@@ -15,8 +15,8 @@ options (``KEY.rows``), their count a decision (``KEY.sizes``) and the option ta
 ``log.dealers`` (each game's first dealer), ``log.seats``, ``log.sizes`` (answers a game and
 seat), ``log.answers`` (take and knock as 0/1, a discard as its card), ``log.scores`` (each
 game's final scores) and ``log.meta`` (JSON: the preset, the opponent's spec, the teacher's
-parameters). Files written before the log
-existed have no ``log.*`` arrays and cannot be replayed.
+parameters). Files written before the log existed have no ``log.*`` arrays and cannot be
+replayed.
 """
 
 from __future__ import annotations

@@ -2,11 +2,14 @@
 
 Where does a stronger teacher's strength lie: in its discards, its upcard decisions or its
 knocks? ``Mixed`` answers each kind of question with either ``learned`` (its model) or
-``patient`` in a setting given by ``teacher`` (parameters as ``patient:PARAMS`` names them), as
-``discard``, ``take`` and ``knock`` say (``"teacher"`` or ``"student"``); both see every view,
-so each keeps its own evidence of the opponent's kind (the teacher's knock, when the student
-discarded, plays out knocking and not with the student's discard). Measured in the notes (the ninth
-attempt): which of its decisions carries the teacher's gain against ``simple``.
+``patient`` in the setting ``teacher`` (parameters as ``patient:PARAMS`` names them; by
+default the stronger setting T1 of the notes, whose commas a spec could not carry), as
+``discard``, ``take`` and ``knock`` say (``"teacher"`` or ``"student"``). The one that does not
+answer a take or a discard still reads its view (``learned`` its context, ``patient`` its
+evidence of a gin hunter), so each keeps its own evidence of the opponent's kind; the
+teacher's knock, when the student discarded, plays out knocking and not with the student's
+discard. Measured in the notes (the ninth attempt): which of its decisions carries the
+teacher's gain against ``simple``.
 
     ginsim match 'experiments/training/mixed_player.py:Mixed:discard=teacher' simple --games 600
 """
@@ -49,14 +52,21 @@ class Mixed(Strategy):
             return self.teacher, self.student
         return self.student, self.teacher
 
+    def _reads(self, other: Strategy, view: PlayerView) -> None:
+        """The one that does not answer still reads the view: its evidence of the opponent."""
+        if other is self.student:
+            self.student.context(view)
+        else:
+            self.teacher.hunter_chance(view)
+
     def take_upcard(self, view: PlayerView) -> bool:
         answer, other = self._pair("take")
-        _ = other.context(view) if other is self.student else self.teacher.hunter_chance(view)
+        self._reads(other, view)
         return answer.take_upcard(view)
 
     def discard(self, view: PlayerView) -> Card:
         answer, other = self._pair("discard")
-        _ = other.context(view) if other is self.student else self.teacher.hunter_chance(view)
+        self._reads(other, view)
         return answer.discard(view)
 
     def knock(self, view: PlayerView) -> bool:

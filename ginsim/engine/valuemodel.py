@@ -64,7 +64,7 @@ class Head:
 
     def widened(self, names: Sequence[str]) -> Head:
         """This head over ``names``: its own features first, then new ones it gives no weight
-        (so it scores every row exactly as before)."""
+        (so it scores every row as before, whatever the new features hold)."""
         if tuple(names[: len(self.names)]) != self.names:
             raise ModelFileError("a head can only be widened by features after its own")
         extra = len(names) - len(self.names)

@@ -1,6 +1,7 @@
 """``feature_trial.py``: a labelling run's rows lengthened by a trial's columns and the head
 fitted with and without them on held-out decisions; and the trial of the ninth attempt, the
-kept hand two draws ahead, checked against the plain double loop of draws."""
+kept hand two draws ahead, checked against the plain double loop of draws; and the diagnostic
+player that hands one kind of decision to the teacher."""
 
 from __future__ import annotations
 
@@ -14,6 +15,10 @@ from ginsim.strategies.learned import HEADS
 from support.training import training_module
 
 from ginsim import tables_for
+from ginsim.engine.playhand import play_hand
+from ginsim.engine.rules import preset_rules
+from ginsim.engine.spec import parse_spec
+from ginsim.run.seeding import deck_for
 
 
 @pytest.mark.parametrize("max_run", [None, 3])
@@ -59,3 +64,16 @@ def test_a_bad_columns_function_is_refused_in_one_line(tmp_path: Path, capsys: p
         assert trial.main(["--records", str(tmp_path), "--columns", bad, "--out-dir", str(tmp_path / "o")]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and err[0].startswith("feature_trial: ")
+
+
+@pytest.mark.parametrize("kind", ["discard", "take", "knock"])
+def test_the_mixed_player_hands_one_kind_of_decision_to_the_teacher(kind: str) -> None:
+    mixed = training_module("mixed_player")
+    rules = preset_rules("default")
+    for h in range(3):
+        me = mixed.Mixed(**{kind: "teacher"}, teacher="samples=4")
+        seats = [me, parse_spec("simple").build()]
+        result = play_hand(rules, seats, deck_for(60 + h), h % 2, (0, 0), (h, h + 1))
+        assert result.outcome != "forfeit"
+    with pytest.raises(ValueError, match="discard must be one of"):
+        mixed.Mixed(discard="nobody")

@@ -10,8 +10,8 @@ cheap heads BASE had are replaced). The shipped model is made so (step 5 of
         --out strategies/learned.npz
 
 A model written before a head's newest features is read widened (those features weigh
-nothing); ``--knock`` takes the cheap knock head from another model (step 6: a knock head
-over the knock's sampled features).
+nothing); a head that CHEAP lacks (``train_learned.py --heads``) stays BASE's cheap head;
+``--knock`` takes the cheap knock head from another model.
 """
 
 from __future__ import annotations
@@ -36,7 +36,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
     base, meta = load_heads(args.base, HEADS, widen=True)
-    cheap, cheap_meta = load_heads(args.cheap, HEADS, widen=True)
+    cheap, cheap_meta = load_heads(args.cheap, HEADS, required=False, widen=True)
+    missing = [key for key in HEADS if key not in cheap]
+    if missing:  # heads CHEAP lacks stay BASE's cheap ones
+        kept = load_heads(args.base, {CHEAP + key: HEADS[key] for key in missing}, widen=True)[0]
+        cheap.update({key[len(CHEAP) :]: head for key, head in kept.items()})
     cheap_meta = {CHEAP + key: value for key, value in cheap_meta.items()}
     if args.knock is not None:
         knock, knock_meta = load_heads(args.knock, {"knock": HEADS["knock"]})

@@ -195,15 +195,17 @@ def save_records(path: Path, records: Records, hands: int, seconds: float, log: 
     np.savez_compressed(path, **arrays)
 
 
-def load_records(paths: Sequence[Path], share: float = 1.0) -> tuple[dict[str, tuple[np.ndarray, ...]], int]:
-    """The records of ``paths`` (the first ``share`` of each file's decisions), and the
-    hands they came from."""
-    out: dict[str, list[tuple[np.ndarray, ...]]] = {key: [] for key in HEADS}
+def load_records(
+    paths: Sequence[Path], share: float = 1.0, heads: Sequence[str] = tuple(HEADS)
+) -> tuple[dict[str, tuple[np.ndarray, ...]], int]:
+    """The records of ``paths`` for ``heads`` (the first ``share`` of each file's decisions),
+    and the hands they came from. Files whose other heads have other features may be mixed."""
+    out: dict[str, list[tuple[np.ndarray, ...]]] = {key: [] for key in heads}
     hands = 0.0
     for path in paths:
         with np.load(path) as d:
             hands += float(d["hands"]) * share
-            for key in HEADS:
+            for key in heads:
                 sizes, chosen, rows = d[f"{key}.sizes"], d[f"{key}.chosen"], d[f"{key}.rows"]
                 if rows.shape[1] != len(HEADS[key]):
                     raise ValueError(

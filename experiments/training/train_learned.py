@@ -309,7 +309,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     played = time.perf_counter() - start
     for share in (float(s) for s in args.shares.split(",")):
-        records, hands = load_records(paths, share)
+        records, hands = load_records(paths, share, only)
         heads = fit_model(records, args.ridge, args.hidden, args.steps, only)
         meta = {
             "hands": hands,

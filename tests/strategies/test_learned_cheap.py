@@ -108,6 +108,37 @@ def test_the_cheap_heads_script_writes_both_sets(tmp_path: Path) -> None:
     assert meta == {"seed": 7.0, "cheap.seed": 5001.0}
 
 
+def test_a_cheap_model_of_some_heads_replaces_only_those(tmp_path: Path) -> None:
+    base, part, knock = tmp_path / "base.npz", tmp_path / "part.npz", tmp_path / "knock.npz"
+    save_heads(base, {**MODEL, **{CHEAP + key: head for key, head in CHEAP_MODEL.items()}})
+    save_heads(part, {"discard": MODEL["discard"]})  # a fit of the discard head alone
+    save_heads(knock, {"knock": MODEL["knock"]})
+    out = tmp_path / "out.npz"
+    assert training_module("cheap_heads").main([str(base), str(part), "--out", str(out)]) == 0
+    cheap_heads = read_model(out)[0][1]
+    assert np.array_equal(cheap_heads["discard"].w2, MODEL["discard"].w2)
+    for key in ("take", "knock"):
+        assert np.array_equal(cheap_heads[key].w2, CHEAP_MODEL[key].w2)
+    args = [str(base), str(part), "--knock", str(knock), "--out", str(out)]
+    assert training_module("cheap_heads").main(args) == 0
+    assert np.array_equal(read_model(out)[0][1]["knock"].w2, MODEL["knock"].w2)
+
+
+def test_the_trainer_fits_only_the_heads_named(tmp_path: Path) -> None:
+    trainer = training_module("train_learned")
+    args = ["--seed", "13", "--games", "1", "--shares", "1", "--presets", "default", "--opponents", "simple"]
+    ship = tmp_path / "knock.npz"
+    assert (
+        trainer.main(
+            [*args, "--teacher", "samples=8", "--heads", "knock", "--out-dir", str(tmp_path), "--ship", str(ship)]
+        )
+        == 0
+    )
+    assert set(load_heads(ship, HEADS, required=False)[0]) == {"knock"}
+    with pytest.raises(SystemExit):
+        trainer.main([*args, "--heads", "knock,nothing", "--out-dir", str(tmp_path)])
+
+
 def test_the_trainer_fits_on_the_records_of_several_folders(tmp_path: Path) -> None:
     trainer = training_module("train_learned")
     for run, seed in (("a", "11"), ("b", "12")):

@@ -31,9 +31,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("base", type=Path, help="the model whose heads play where undercuts are dear")
     ap.add_argument("cheap", type=Path, help="the model whose heads play where undercuts are cheap")
     ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument(
-        "--knock", type=Path, default=None, help="take the cheap knock head from this model instead (step 6)"
-    )
+    ap.add_argument("--knock", type=Path, default=None, help="take the cheap knock head from this model instead")
     args = ap.parse_args(argv)
     base, meta = load_heads(args.base, HEADS, widen=True)
     cheap, cheap_meta = load_heads(args.cheap, HEADS, required=False, widen=True)

@@ -23,29 +23,13 @@ teacher does not follow it (the notes).
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 from ginsim.engine.cards import VALUE_OF
 from ginsim.engine.kernel.discard import best_discard
 from ginsim.engine.kernel.meldsearch import deadwood
+from ginsim.engine.opponent import near_mask
 from ginsim.engine.playout import outs_mask
-
-
-def _near_table() -> tuple[int, ...]:
-    out = []
-    for c in range(52):
-        rank, suit = c % 13, c // 13
-        m = 0
-        for s in range(4):
-            m |= 1 << (s * 13 + rank)
-        for r in range(max(0, rank - 2), min(12, rank + 2) + 1):
-            m |= 1 << (suit * 13 + r)
-        out.append(m & ~(1 << c))
-    return tuple(out)
-
-
-NEAR: Final[tuple[int, ...]] = _near_table()
-"""NEAR[c]: the cards that could share a meld of three with ``c``."""
 
 
 def _hist(
@@ -196,7 +180,7 @@ def _two(
                         eight = best_discard(TB, base)[0]
                         drop_first, keep_first = _later(TB, base, pool)
                     nine1 = nine if nine < v + eight else v + eight
-                    hist = _hist(TB, h1, dw1, nine1, pool, q, wv, c, (NEAR[c], drop_first, keep_first))
+                    hist = _hist(TB, h1, dw1, nine1, pool, q, wv, c, (near_mask(o), drop_first, keep_first))
                 s_e, s_k, s_g = _sums(hist, limit)
                 found = (s_e / rest_t, s_k / rest_t, s_g / rest_t)
             memo[key] = found

@@ -5,11 +5,13 @@ discards (at most ``candidates`` in all, each valued within ``close`` of the bes
 discard head's units: the median gap between its best two discards is about 2.8) are played
 out in ``samples`` deals of the unseen cards, dealt and played out exactly as ``patient``
 deals and plays them (a ``Patient`` instance is the judge and keeps its own evidence of the
-opponent's kind). Another option replaces the model's only on a paired gain of
-``confidence`` standard errors, and the samples may veto a knock but never add one (the deals
-believe too little in an opponent that waits). Upcard decisions stay the model's. It plays
-at about ``patient``'s speed and was not clearly stronger than ``learned`` on development
-seeds, so it is not a setting of the built-in. Play it as a file strategy:
+opponent's kind; ``model`` is a model file to play instead of the shipped one). Another
+option replaces the model's only on a paired gain of ``confidence`` standard errors, and the
+samples may veto a knock but never add one (the deals believe too little in an opponent
+that waits). Upcard decisions stay the model's. It plays at about ``patient``'s speed and
+was not clearly stronger than ``learned`` on development seeds (the notes' third attempt),
+so it is not a setting of the built-in; ``override_player.py`` searches more (the tenth
+attempt). Play it as a file strategy:
 
     ginsim match experiments/training/checked_player.py:LearnedChecked patient --games 1000
 """
@@ -17,7 +19,7 @@ seeds, so it is not a setting of the built-in. Play it as a file strategy:
 from __future__ import annotations
 
 import numpy as np
-from ginsim.strategies.learned import Context, Learned, discard_rows, knock_row
+from ginsim.strategies.learned import SAMPLED_KNOCK, Context, Learned, discard_rows, knock_row
 from ginsim.strategies.patient import Patient
 
 from ginsim.cards import Card, Mask
@@ -29,8 +31,10 @@ class LearnedChecked(Learned):
 
     name = "learned_checked"
 
-    def __init__(self, samples: int = 48, candidates: int = 3, close: float = 1.0, confidence: float = 0.5) -> None:
-        super().__init__()
+    def __init__(
+        self, samples: int = 48, candidates: int = 3, close: float = 1.0, confidence: float = 0.5, model: str = ""
+    ) -> None:
+        super().__init__(model=model)
         if samples < 1 or candidates < 1 or not close >= 0 or not confidence >= 0:
             raise ValueError("samples and candidates must be >= 1, close and confidence >= 0")
         self.samples = samples
@@ -44,14 +48,19 @@ class LearnedChecked(Learned):
         self.judge.hunter_chance(view)  # the judge reads every hand's ending, as patient does
         return super().take_upcard(view)
 
-    def discard(self, view: PlayerView) -> Card:
+    def ranked(self, view: PlayerView) -> tuple[Context, list[Card], np.ndarray, np.ndarray]:
+        """A discard question's start: the plan forgotten, the judge's evidence read, and the
+        context, the discards weighed, their values and their order, best first."""
         self._plan = None
         self.judge.hunter_chance(view)
         hand = view.hand
         ctx = self.context(view)
         cards, rows = discard_rows(ctx, hand, hand & ~view.legal_discards())
         values = self.heads_for(view)["discard"].score(np.array(rows))
-        order = np.argsort(-values)
+        return ctx, cards, values, np.argsort(-values)
+
+    def discard(self, view: PlayerView) -> Card:
+        ctx, cards, values, order = self.ranked(view)
         top = values[order[0]]
         alts = [cards[int(i)] for i in order[1 : self.candidates] if top - values[i] <= self.close]
         return self.checked(view, ctx, cards[int(order[0])], alts)
@@ -65,8 +74,7 @@ class LearnedChecked(Learned):
         dw = dwm(rest)
         if dw == 0:
             return card  # gin: knocked whatever else
-        row = knock_row(view, ctx, dw, rest)
-        knocks = dw <= ctx.limit and float(self.heads_for(view)["knock"].score(np.array([row]))[0]) > 0.0
+        knocks = self.model_knocks(view, ctx, rest, dw)
         options = [(card, knocks)]
         if knocks:
             options.append((card, False))
@@ -78,6 +86,16 @@ class LearnedChecked(Learned):
             card, knocks = options[self.judge.choose(view, options, self.judge.evaluate(view, options))]
         self._plan = (hand, view.turn, card, knocks)
         return card
+
+    def model_knocks(self, view: PlayerView, ctx: Context, rest: Mask, dw: int) -> bool:
+        """Whether the model's knock head knocks after keeping ``rest`` (deadwood ``dw``)."""
+        if dw == 0:
+            return True
+        if dw > ctx.limit:
+            return False
+        head = self.heads_for(view)["knock"]
+        row = knock_row(view, ctx, dw, rest, head.weighs(SAMPLED_KNOCK))
+        return float(head.score(np.array([row]))[0]) > 0.0
 
     def knock(self, view: PlayerView) -> bool:
         plan = self._plan

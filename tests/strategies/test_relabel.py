@@ -4,6 +4,7 @@ it refuses, in one line, a folder it cannot replay."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -87,3 +88,36 @@ def test_records_of_other_features_are_refused_by_the_fit(tmp_path: Path) -> Non
     np.savez_compressed(path, **arrays)
     with pytest.raises(ValueError, match=r"relabel\.py"):
         training_module("labels").load_records([path])
+
+
+def test_a_teacher_asked_again_agrees_with_itself_where_it_does_not_sample(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    agreement = training_module("teacher_agreement")
+    out = tmp_path / "plain"
+    args = ["--seed", "23", "--games", "2", "--opponents", "simple", "--presets", "default", "--shares", "1"]
+    assert training_module("train_learned").main([*args, "--teacher", "samples=0", "--out-dir", str(out)]) == 0
+    capsys.readouterr()
+    for every in (1, 3):
+        assert agreement.main(["--records", str(out), "--teacher", "samples=0", "--every", str(every)]) == 0
+        found = json.loads(capsys.readouterr().out)
+        assert found["asked"] > 0 and found["same"] == found["asked"], found
+        if every == 1:
+            with np.load(out / "records-default-0.npz") as d:
+                assert found["asked"] == len(d["discard.sizes"])
+            every_one = found["asked"]
+        else:
+            assert 0 < found["asked"] < every_one
+    # a teacher that samples, asked where the plain one answered, does not always agree
+    assert agreement.main(["--records", str(out), "--teacher", "samples=4,close=8,candidates=8", "--every", "1"]) == 0
+    sampled = json.loads(capsys.readouterr().out)
+    assert sampled["asked"] == every_one and 0 < sampled["same"] < sampled["asked"], sampled
+
+
+def test_teacher_agreement_refuses_a_bad_folder_or_teacher(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    agreement = training_module("teacher_agreement")
+    assert agreement.main(["--records", str(tmp_path)]) == 2
+    labels = _label(tmp_path, "simple")
+    assert agreement.main(["--records", str(labels), "--teacher", "samples=-1"]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 2 and "no records files" in lines[0] and "--teacher" in lines[1]

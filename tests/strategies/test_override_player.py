@@ -1,0 +1,64 @@
+"""``override_player.py`` and ``checked_player.py``: ``learned`` whose close discards (and,
+with ``take_margin``, close upcard decisions) are played out in ``patient``'s deals. The
+model's choice stands unless the play-outs beat it by the confidence asked: with a
+confidence no play-out reaches, every hand is ``learned``'s own; with the usual one, some
+choices are searched and some overridden."""
+
+from __future__ import annotations
+
+import pytest
+from ginsim.strategies.learned import Learned
+from support.training import training_module
+
+from ginsim.engine.playhand import play_hand
+from ginsim.engine.rules import preset_rules
+from ginsim.engine.spec import parse_spec
+from ginsim.engine.view import Event
+from ginsim.run.seeding import deck_for
+
+
+def _moves(strategy: object, preset: str, h: int) -> list[Event]:
+    log: list[Event] = []
+    seats = [strategy, parse_spec("simple").build()]
+    result = play_hand(preset_rules(preset), seats, deck_for(300 + h), h % 2, (0, 0), (h, h + 1), log)
+    assert result.outcome != "forfeit"
+    return log
+
+
+@pytest.mark.parametrize("preset", ["default", "eaai"])
+def test_without_a_confident_playout_it_plays_as_learned(preset: str) -> None:
+    override = training_module("override_player")
+    for h in range(4):
+        me = override.Override(
+            samples=4, margin=50.0, top=6, confidence=1e9, take_margin=50.0, teacher="hunter_confidence=1e9"
+        )
+        assert _moves(me, preset, h) == _moves(Learned(), preset, h)
+        assert me.searched > 0 and me.overridden == 0 and me.take_overridden == 0
+
+
+def test_close_choices_are_searched_and_some_overridden() -> None:
+    override = training_module("override_player")
+    counts = [0, 0, 0, 0]
+    for h in range(8):
+        me = override.Override(samples=8, margin=50.0, top=4, confidence=0.0, take_margin=50.0)
+        _moves(me, "default", h)
+        for i, n in enumerate((me.searched, me.overridden, me.take_searched, me.take_overridden)):
+            counts[i] += n
+    assert counts[0] > counts[1] > 0 and counts[2] > counts[3] > 0, counts
+
+
+def test_bad_settings_are_refused() -> None:
+    override = training_module("override_player")
+    for bad, match in (({"samples": 1}, "samples"), ({"top": 1}, "top"), ({"margin": -1.0}, "margin")):
+        with pytest.raises(ValueError, match=match):
+            override.Override(**bad)
+    with pytest.raises(ValueError, match="take_margin"):
+        override.Override(take_margin=-0.5)
+
+
+def test_the_checked_player_without_a_confident_playout_plays_as_learned() -> None:
+    checked = training_module("checked_player")
+    for h in range(4):
+        me = checked.LearnedChecked(samples=4, candidates=4, close=50.0, confidence=1e9)
+        me.judge.hunter_confidence = 1e9
+        assert _moves(me, "default", h) == _moves(Learned(), "default", h)

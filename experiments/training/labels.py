@@ -87,6 +87,30 @@ class Noting:
             self.records["knock"].append(([row], int(knock)))
 
 
+class Noted(Noting):
+    """Mixed in before a strategy's class (``class Teacher(Noted, Patient)``): the strategy
+    answers as its class does, and each answer is noted with ``learned``'s rows."""
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.start_noting()
+
+    def take_upcard(self, view: PlayerView) -> bool:
+        take: bool = super().take_upcard(view)  # type: ignore[misc]
+        self.note_take(view, take)
+        return take
+
+    def discard(self, view: PlayerView) -> Card:
+        card: Card = super().discard(view)  # type: ignore[misc]
+        self.note_discard(view, card)
+        return card
+
+    def knock(self, view: PlayerView) -> bool:
+        knock: bool = super().knock(view)  # type: ignore[misc]
+        self.note_knock(view, knock)
+        return knock
+
+
 class ReplayError(RuntimeError):
     """A replayed game left its log: the rows of a feature are not the run's decisions."""
 

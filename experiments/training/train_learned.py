@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 from ginsim.strategies.learned import HEADS
 from ginsim.strategies.patient import Patient
-from labels import GameLog, Noting, Records, load_records, save_records
+from labels import GameLog, Noted, Records, load_records, save_records
 
 from ginsim.engine.game import run_game
 from ginsim.engine.playhand import play_hand
@@ -45,7 +45,6 @@ from ginsim.engine.rules import Rules, preset_rules
 from ginsim.engine.spec import parse_spec
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.valuemodel import Head, save_heads
-from ginsim.engine.view import PlayerView
 from ginsim.run.seeding import deck_for
 
 OPPONENTS = (
@@ -59,27 +58,8 @@ RULES = ("default", "eaai")
 MAX_HANDS = 60
 
 
-class Teacher(Noting, Patient):
+class Teacher(Noted, Patient):
     """``patient``, noting for each of its decisions ``learned``'s rows and its answer (``labels``)."""
-
-    def __init__(self, **params: Any) -> None:
-        super().__init__(**params)
-        self.start_noting()
-
-    def take_upcard(self, view: PlayerView) -> bool:
-        take = super().take_upcard(view)
-        self.note_take(view, take)
-        return take
-
-    def discard(self, view: PlayerView) -> int:
-        card = super().discard(view)
-        self.note_discard(view, card)
-        return card
-
-    def knock(self, view: PlayerView) -> bool:
-        knock = super().knock(view)
-        self.note_knock(view, knock)
-        return knock
 
 
 def hands_of(
@@ -117,10 +97,13 @@ def play_records(
     teacher: dict[str, Any] | None = None,
     presets: Sequence[str] = RULES,
     opponents: Sequence[str] = OPPONENTS,
+    teacher_class: Callable[..., Any] = Teacher,
 ) -> list[Path]:
     """Play ``games`` games against each opponent under each preset; one records file per
-    (preset, opponent), with the hands it took. ``teacher`` holds ``patient``'s parameters
-    (none: its default setting); an opponent ``patient`` in its default setting teaches too."""
+    (preset, opponent), with the hands it took. ``teacher`` holds the teacher's parameters
+    (none: its default setting); an opponent ``patient`` in its default setting teaches too
+    when the teacher is ``patient``. ``teacher_class`` is a ``labels.Noting`` strategy
+    (``Teacher``: ``patient`` noting its decisions)."""
     written = []
     rand = SeededRandom(seed)
     params = teacher or {}
@@ -135,9 +118,9 @@ def play_records(
             for g in range(games):
                 seat = g % 2
                 players: list[Strategy] = [spec.build(), spec.build()]
-                teachers = [Teacher(**params)]
+                teachers = [teacher_class(**params)]
                 players[seat] = teachers[0]
-                if opponent == "patient" and not params:  # both seats teach
+                if opponent == "patient" and not params and teacher_class is Teacher:  # both seats teach
                     teachers.append(Teacher())
                     players[1 - seat] = teachers[1]
                 game_seed = rand.getrandbits(62)

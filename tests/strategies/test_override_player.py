@@ -6,6 +6,10 @@ choices are searched and some overridden."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import numpy as np
 import pytest
 from ginsim.strategies.learned import Learned
 from support.training import training_module
@@ -62,3 +66,25 @@ def test_the_checked_player_without_a_confident_playout_plays_as_learned() -> No
         me = checked.LearnedChecked(samples=4, candidates=4, close=50.0, confidence=1e9)
         me.judge.hunter_confidence = 1e9
         assert _moves(me, "default", h) == _moves(Learned(), "default", h)
+
+
+def test_the_search_teaches_records_that_replay(tmp_path: Path) -> None:
+    labels = tmp_path / "labels"
+    args = ["--seed", "3", "--games", "2", "--presets", "default", "--opponents", "simple"]
+    assert training_module("search_labels").main([*args, "--search", "samples=4", "--out-dir", str(labels)]) == 0
+    with np.load(labels / "records-default-0.npz") as d:
+        assert d["discard.sizes"].sum() > 0 and len(d["log.seeds"]) == 2
+        assert json.loads(str(d["log.meta"]))["teacher"] == {"samples": 4}
+        first = d["discard.rows"]
+    again = tmp_path / "again"
+    assert training_module("relabel").main(["--records", str(labels), "--out-dir", str(again)]) == 0
+    with np.load(again / "records-default-0.npz") as d:
+        assert np.array_equal(d["discard.rows"], first)
+
+
+def test_search_labels_refuses_a_bad_search(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--out-dir", str(tmp_path / "x"), "--search", "samples=1"]
+    assert training_module("search_labels").main(args) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--search" in err[0] and "samples" in err[0]
+    assert not (tmp_path / "x").exists()

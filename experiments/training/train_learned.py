@@ -184,14 +184,23 @@ def fit_hidden(
     full batch, ``steps`` steps), started from ``linear``'s scaling and predictions: half its
     units carry the linear score, so it starts where the linear fit ended."""
     rng = np.random.default_rng(seed)
-    x = (rows - linear.mean) / linear.scale
-    n, f = x.shape
+    f = rows.shape[1]
     w1 = rng.normal(scale=0.3 / np.sqrt(f), size=(hidden, f))
     b1 = np.zeros(hidden)
     w2 = rng.normal(scale=0.1, size=hidden)
     w1[0], w1[1] = linear.w2, -linear.w2  # relu(z) - relu(-z) = z: the linear score
     w2[0], w2[1] = 1.0, -1.0
-    b2 = 0.0
+    start = Head(linear.names, w2, 0.0, linear.mean, linear.scale, w1, b1)
+    return fine_tune(start, rows, sizes, chosen, steps)
+
+
+def fine_tune(head: Head, rows: np.ndarray, sizes: np.ndarray, chosen: np.ndarray, steps: int) -> Head:
+    """``head`` (one with a hidden layer) fitted further by the same likelihood (Adam, full
+    batch, ``steps`` steps), its scaling and output bias kept."""
+    assert head.w1 is not None and head.b1 is not None
+    x = (rows - head.mean) / head.scale
+    n = len(x)
+    w1, b1, w2, b2 = head.w1.copy(), head.b1.copy(), np.array(head.w2, dtype=float), head.b2
     binary = bool((sizes == 1).all())
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     group = np.repeat(np.arange(len(sizes)), sizes)
@@ -222,7 +231,7 @@ def fit_hidden(
             v *= 0.999
             v += 0.001 * g * g
             q -= 0.01 * (m / (1 - 0.9**t)) / (np.sqrt(v / (1 - 0.999**t)) + 1e-8)
-    return Head(linear.names, w2, b2, linear.mean, linear.scale, w1, b1)
+    return Head(head.names, w2, b2, head.mean, head.scale, w1, b1)
 
 
 def fit_model(

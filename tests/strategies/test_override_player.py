@@ -88,3 +88,24 @@ def test_search_labels_refuses_a_bad_search(tmp_path: Path, capsys: pytest.Captu
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--search" in err[0] and "samples" in err[0]
     assert not (tmp_path / "x").exists()
+
+
+def test_label_fit_finds_the_shipped_heads_follow_their_own_labels(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    labels = tmp_path / "labels"
+    args = ["--seed", "4", "--games", "2", "--presets", "default", "--opponents", "simple", "--out-dir", str(labels)]
+    # with no margin the search never runs: the teacher is the shipped model itself
+    assert training_module("search_labels").main([*args, "--search", "margin=0,take_margin=0"]) == 0
+    capsys.readouterr()
+    fit = training_module("label_fit")
+    assert fit.main(["--records", str(labels), "--steps", "20", "--tune", "20"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    fits = ("shipped", "linear", "16 units", "shipped, 20 steps more")
+    assert [(r["head"], r["fit"]) for r in rows] == [(head, name) for head in ("discard", "take") for name in fits]
+    for r in rows:
+        assert 0.0 <= r["held_out_agreement"] <= 1.0 and r["held_out_log_likelihood"] <= 0.0
+    assert all(r["held_out_agreement"] == 1.0 for r in rows if r["fit"] == "shipped")
+    assert fit.main(["--records", str(tmp_path / "none")]) == 2
+    assert fit.main(["--records", str(labels), "--preset", "nonsense"]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 2

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from ginsim.engine.playhand import play_hand
 from ginsim.engine.rules import preset_rules
 from ginsim.engine.spec import parse_spec
+from ginsim.errors import GinsimError
 from ginsim.run.seeding import deck_for
 
 
@@ -36,6 +37,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--hands", type=int, default=2000)
     ap.add_argument("--rules", default="default")
     args = ap.parse_args(argv)
+    if args.hands < 1:
+        ap.error(f"--hands must be at least 1, not {args.hands}")
+    try:  # every spec and the rules checked before any is timed
+        preset_rules(args.rules)
+        for spec in args.specs:
+            parse_spec(spec).build()
+    except GinsimError as err:
+        print(f"speed: {err}", file=sys.stderr)
+        return 2
     for spec in args.specs:
         print(f"{spec}: {hands_per_second(spec, args.hands, args.rules):.0f} hands/s of CPU time ({args.rules})")
     return 0

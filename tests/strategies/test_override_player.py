@@ -109,3 +109,14 @@ def test_label_fit_finds_the_shipped_heads_follow_their_own_labels(
     assert fit.main(["--records", str(tmp_path / "none")]) == 2
     assert fit.main(["--records", str(labels), "--preset", "nonsense"]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 2
+
+
+def test_the_speed_script_times_a_file_strategy_and_refuses_a_bad_one(capsys: pytest.CaptureFixture[str]) -> None:
+    speed = training_module("speed")
+    here = Path(speed.__file__).parent / "override_player.py"
+    assert speed.main([f"{here}:Override:samples=2", "--hands", "2"]) == 0
+    assert "hands/s of CPU time (default)" in capsys.readouterr().out
+    for bad in (["nosuch"], ["learned", "--rules", "bogus"], [f"{here}:Override:top=1"]):
+        assert speed.main([*bad, "--hands", "2"]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and len(captured.err.strip().splitlines()) == 1, captured

@@ -1,0 +1,412 @@
+"""A value of the kept hand over the cards themselves, learned from the points hands scored
+(the eleventh attempt in docs/notes/2026-12-learned.md).
+
+``learned``'s heads weigh a few numbers that describe a deal on average; a sampling search
+gains by seeing the deal itself, and no head over those numbers learned which of its
+choices the search changes. This tries the other way round: a small network over the
+cards - the ten a discard keeps, the card let go, the opponent's known cards, the cards it
+let go or passed on, the pile - and the stage, the scores, the opponent's read kind and the
+discard's own ``learned`` row, trained to predict the points the hand then scored for the
+seat (its outcome, from the seat's side: a Monte Carlo value of the afterstate under the
+policy that played it). A discard is then judged by that value as well as by the head
+(``card_value_player.py``): one step of policy improvement over ``learned``, where the
+value comes from outcomes of real deals rather than from a teacher's sampled worlds.
+
+``collect``: ``learned`` (its cheap heads: the default rules) plays games to 100 against
+``OPPONENTS``, letting go its second or third best discard with chance ``explore``, and
+every discard it makes is noted (``Sample``) with the hand's points from its side. The
+suits are symmetric under these rules, so training sees each sample under a random
+permutation of the suits (``permute``). ``fit`` trains the network (two ReLU layers,
+Adam in NumPy, squared error) and writes it with ``save_value``; ``ValueNet`` scores rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from ginsim.strategies.learned import DISCARD_FEATURES, Context, Learned, discard_rows
+from joblib import Parallel, delayed
+from train_learned import MAX_HANDS, hands_of
+
+from ginsim.engine.cards import Card
+from ginsim.engine.game import run_game
+from ginsim.engine.result import HandResult
+from ginsim.engine.rng import SeededRandom
+from ginsim.engine.rules import preset_rules
+from ginsim.engine.spec import parse_spec
+from ginsim.engine.strategy import Strategy
+from ginsim.engine.view import PlayerView
+from ginsim.errors import StrategySpecError
+
+OPPONENTS = ("simple", "aware", "aware:late_turn=8,late_knock_at=0", "learned")
+"""Whom ``learned`` plays while its discards are noted: eager knockers, a gin hunter and
+itself (both seats noted)."""
+MASKS = 5
+"""Card sets of a sample: kept, let go, the opponent's known cards, those it let go or
+passed on, the pile before the discard."""
+SCALARS = ("turn", "stock", "hunter", "keeper", "own_score", "opp_score", "dealer")
+"""Numbers of a sample besides its ``learned`` discard row."""
+WIDTH = MASKS * 52 + len(SCALARS) + len(DISCARD_FEATURES)
+"""Inputs of the network."""
+
+
+def sample_of(view: PlayerView, ctx: Context, rest: int, card: Card, row: list[float]) -> tuple[list[int], list[float]]:
+    """The masks and numbers of keeping ``rest`` and letting ``card`` go (``row``: its
+    ``learned`` discard row); only what the seat's view holds."""
+    masks = [rest, 1 << card, view.opp_known, view.opp_passed | view.opp_discards, view.pile_mask]
+    mine, theirs = view.scores
+    target = float(view.rules.target_score)
+    nums = [
+        min(view.turn, 30) / 20.0, view.stock_size / 31.0, ctx.hunter, ctx.keeper,
+        mine / target, theirs / target, 1.0 if view.is_dealer else 0.0, *row,
+    ]  # fmt: skip
+    return masks, nums
+
+
+def judged(
+    net: ValueNet | None,
+    weight: float,
+    top: int,
+    view: PlayerView,
+    ctx: Context,
+    cards: list[Card],
+    rows: list[list[float]],
+    scores: np.ndarray,
+) -> np.ndarray:
+    """The head's ``scores`` of the discards ``cards`` (rows ``rows``) with ``weight`` times the
+    network's value added, for the head's best ``top`` (0: all; the rest keep the head's
+    score less a margin that puts them last)."""
+    if net is None or weight == 0.0 or len(cards) < 2:
+        return scores
+    pick = np.argsort(-scores)[:top] if top else np.arange(len(cards))
+    hand = view.hand
+    first = sample_of(view, ctx, hand, cards[0], [])
+    nums = np.array([first[1] + rows[i] for i in pick], dtype=np.float32)
+    values = net.discard_values(hand, [cards[i] for i in pick], first[0][2:], nums)
+    total = np.full(len(cards), -np.inf)
+    total[pick] = scores[pick] + weight * values
+    return total
+
+
+class Noter(Learned):
+    """``learned`` noting each discard it makes (the masks and numbers of ``sample_of``);
+    with chance ``explore_discards`` a discard is its second or third best instead. Given a
+    network (``value``, a file), its discards are judged as ``card_value_player.Valued``
+    judges them (``weight``, ``top``)."""
+
+    def __init__(
+        self, explore_discards: float = 0.0, value: str = "", weight: float = 1.0, top: int = 0, **params: Any
+    ) -> None:
+        super().__init__(**params)
+        self.explore_discards = explore_discards
+        self.net = network(value) if value else None
+        self.weight = weight
+        self.top = top
+        self.noted: list[tuple[list[int], list[float]]] = []
+
+    def discard(self, view: PlayerView) -> Card:
+        hand = view.hand
+        ctx = self.context(view)
+        cards, rows = discard_rows(ctx, hand, hand & ~view.legal_discards())
+        pick = 0
+        if len(cards) > 1:
+            scores = self.heads_for(view)["discard"].score(np.array(rows))
+            values = judged(self.net, self.weight, self.top, view, ctx, cards, rows, scores)
+            order = np.argsort(-values)
+            if self.explore_discards and view.rng.random() < self.explore_discards:
+                pick = 1 + view.rng.below(min(2, len(cards) - 1))
+            pick = int(order[pick])
+        card = cards[pick]
+        self.noted.append(sample_of(view, ctx, hand & ~(1 << card), card, rows[pick]))
+        return card
+
+
+def _after(
+    noters: list[tuple[Noter, int]], out: list[tuple[list[int], list[float], float]]
+) -> Callable[[HandResult], None]:
+    def after(res: HandResult) -> None:
+        for me, seat in noters:
+            points = 0.0 if res.winner < 0 else float(res.points if res.winner == seat else -res.points)
+            out.extend((m, x, points) for m, x in me.noted)
+            me.noted.clear()
+
+    return after
+
+
+def collect(
+    games: int, seed: int, explore: float, preset: str = "default", opponents: Sequence[str] = OPPONENTS,
+    behaviour: dict[str, Any] | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """``games`` games to 100 against each opponent; every noted discard with its hand's
+    points. ``behaviour``: the noter's network (``value``, ``weight``, ``top``); it plays
+    itself with them too."""
+    how = behaviour or {}
+    rules = preset_rules(preset)
+    rand = SeededRandom(seed)
+    out: list[tuple[list[int], list[float], float]] = []
+    hands = 0
+    start = time.perf_counter()
+    for opponent in opponents:
+        spec = parse_spec(opponent)
+        for g in range(games):
+            seat = g % 2
+            players: list[Strategy] = [spec.build(), spec.build()]
+            noters = [(Noter(explore_discards=explore, **how), seat)]
+            if opponent == "learned":
+                noters.append((Noter(explore_discards=explore, **how), 1 - seat))
+            for me, s in noters:
+                players[s] = me
+            play = hands_of(rules, players, rand.getrandbits(62), _after(noters, out))
+            hands += len(run_game(rules, g % 2, play, MAX_HANDS).hands)
+    return {
+        "masks": np.array([m for m, _, _ in out], dtype=np.int64),
+        "nums": np.array([x for _, x, _ in out], dtype=np.float32),
+        "points": np.array([p for _, _, p in out], dtype=np.float32),
+        "hands": hands,
+        "seconds": time.perf_counter() - start,
+    }
+
+
+_BITS = np.arange(52, dtype=np.int64)
+_PERMS = np.array(list(itertools.permutations(range(4))), dtype=np.int64)
+
+
+def unpack(masks: np.ndarray) -> np.ndarray:
+    """(n, MASKS) card masks as (n, MASKS * 52) zeros and ones."""
+    return ((masks[:, :, None] >> _BITS) & 1).reshape(len(masks), -1).astype(np.float32)
+
+
+def permute(masks: np.ndarray, rand: np.random.Generator) -> np.ndarray:
+    """The masks with each sample's suits permuted at random (one permutation a sample,
+    the same for all its masks)."""
+    suits = [(masks >> (13 * s)) & 8191 for s in range(4)]
+    perms = _PERMS[rand.integers(len(_PERMS), size=len(masks))]
+    out = np.zeros_like(masks)
+    for s in range(4):
+        out |= suits[s] << (13 * perms[:, s : s + 1])
+    return out
+
+
+class ValueNet:
+    """Two ReLU layers and a linear output over ``WIDTH`` inputs (the numbers scaled by
+    ``mean`` and ``scale``, the card bits as they are)."""
+
+    def __init__(self, params: dict[str, np.ndarray]) -> None:
+        self.p = params
+
+    @classmethod
+    def fresh(cls, nums_mean: np.ndarray, nums_scale: np.ndarray, hidden: int, rand: np.random.Generator) -> ValueNet:
+        h1, h2 = hidden, hidden // 2
+        return cls(
+            {
+                "mean": nums_mean.astype(np.float32),
+                "scale": nums_scale.astype(np.float32),
+                "w1": (rand.standard_normal((WIDTH, h1)) * np.sqrt(2.0 / WIDTH)).astype(np.float32),
+                "b1": np.zeros(h1, np.float32),
+                "w2": (rand.standard_normal((h1, h2)) * np.sqrt(2.0 / h1)).astype(np.float32),
+                "b2": np.zeros(h2, np.float32),
+                "w3": (rand.standard_normal(h2) * np.sqrt(1.0 / h2)).astype(np.float32),
+                "b3": np.zeros(1, np.float32),
+            }
+        )
+
+    def inputs(self, masks: np.ndarray, nums: np.ndarray) -> np.ndarray:
+        return np.concatenate([unpack(masks), (nums - self.p["mean"]) / self.p["scale"]], axis=1)
+
+    def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        p = self.p
+        a1 = np.maximum(x @ p["w1"] + p["b1"], 0.0)
+        a2 = np.maximum(a1 @ p["w2"] + p["b2"], 0.0)
+        return a1, a2, a2 @ p["w3"] + p["b3"][0]
+
+    def value(self, masks: np.ndarray, nums: np.ndarray) -> np.ndarray:
+        return self.forward(self.inputs(masks, nums))[2]
+
+    def discard_values(self, hand: int, cards: Sequence[Card], shared: Sequence[int], nums: np.ndarray) -> np.ndarray:
+        """``value`` of letting each of ``cards`` go from the 11-card ``hand``, at the cost
+        of one small product: the samples share every input but the kept cards, the card let
+        go and the row, so the first layer adds up rows of its weights once (``shared``: the
+        last three masks of ``sample_of``; ``nums``: each option's numbers)."""
+        p = self.p
+        w1 = p["w1"]
+        idx: list[int] = []
+        for offset, m in zip((0, 104, 156, 208), (hand, *shared), strict=True):
+            while m:
+                low = m & -m
+                m ^= low
+                idx.append(offset + low.bit_length() - 1)
+        base = p["b1"] + w1[idx].sum(axis=0)
+        drop = np.asarray(cards)
+        scaled = (nums - p["mean"]) / p["scale"]
+        pre = base + w1[52 + drop] - w1[drop] + scaled @ w1[MASKS * 52 :]
+        a1 = np.maximum(pre, 0.0)
+        a2 = np.maximum(a1 @ p["w2"] + p["b2"], 0.0)
+        return a2 @ p["w3"] + p["b3"][0]
+
+    def step(self, x: np.ndarray, y: np.ndarray, adam: dict[str, Any], rate: float) -> float:
+        """One Adam step on the squared error of a batch; the batch's mean squared error."""
+        p = self.p
+        a1, a2, v = self.forward(x)
+        err = v - y
+        n = float(len(y))
+        g3 = 2.0 * err / n
+        grads = {"w3": a2.T @ g3, "b3": np.array([g3.sum()], np.float32)}
+        d2 = np.outer(g3, p["w3"]) * (a2 > 0)
+        grads["w2"], grads["b2"] = a1.T @ d2, d2.sum(axis=0)
+        d1 = (d2 @ p["w2"].T) * (a1 > 0)
+        grads["w1"], grads["b1"] = x.T @ d1, d1.sum(axis=0)
+        adam["t"] += 1
+        t = adam["t"]
+        for key, g in grads.items():
+            m = adam.setdefault("m" + key, np.zeros_like(g))
+            s = adam.setdefault("s" + key, np.zeros_like(g))
+            m *= 0.9
+            m += 0.1 * g
+            s *= 0.999
+            s += 0.001 * g * g
+            p[key] -= (rate * (m / (1 - 0.9**t)) / (np.sqrt(s / (1 - 0.999**t)) + 1e-8)).astype(np.float32)
+        return float(np.mean(err * err))
+
+
+def save_value(path: Path, net: ValueNet, meta: dict[str, Any]) -> None:
+    np.savez(path, meta=np.array(json.dumps(meta)), **net.p)
+
+
+def load_value(path: str | Path) -> ValueNet:
+    """The network of file ``path`` (ValueError: not one)."""
+    try:
+        with np.load(path) as data:
+            params = {k: data[k].astype(np.float32) for k in data.files if k != "meta"}
+    except (OSError, ValueError, EOFError) as e:
+        raise ValueError(f"value network {path}: cannot be read ({e})") from None
+    need = {"mean", "scale", "w1", "b1", "w2", "b2", "w3", "b3"}
+    if not need <= params.keys() or params["w1"].shape[0] != WIDTH:
+        raise ValueError(f"value network {path}: not a card value network of {WIDTH} inputs")
+    return ValueNet(params)
+
+
+_NETS: dict[str, ValueNet] = {}
+
+
+def network(path: str) -> ValueNet:
+    """The network of file ``path``, read once a process."""
+    if path not in _NETS:
+        _NETS[path] = load_value(path)
+    return _NETS[path]
+
+
+def load_samples(paths: Sequence[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The samples of ``collect``'s files, one after another (ValueError: a file that is not one)."""
+    parts = []
+    for path in paths:
+        try:
+            with np.load(path) as d:
+                part = (d["masks"], d["nums"], d["points"])
+        except (OSError, ValueError, KeyError, EOFError) as e:
+            raise ValueError(f"samples {path}: cannot be read ({e})") from None
+        if part[0].shape[1:] != (MASKS,) or part[1].shape[1:] != (WIDTH - MASKS * 52,) or len(set(map(len, part))) != 1:
+            raise ValueError(f"samples {path}: not samples of card_value.py collect with these features")
+        parts.append(part)
+    return tuple(np.concatenate([p[k] for p in parts]) for k in range(3))  # type: ignore[return-value]
+
+
+def fit(
+    masks: np.ndarray, nums: np.ndarray, points: np.ndarray, hidden: int, epochs: int, seed: int, batch: int = 1024,
+    rate: float = 1e-3, log: Callable[[dict[str, Any]], None] = print,
+) -> ValueNet:  # fmt: skip
+    """The network fitted on the first nine tenths of the samples (shuffled by ``seed``);
+    each epoch's error on the last tenth is logged (held out, suits as they are)."""
+    rand = np.random.default_rng(seed)
+    order = rand.permutation(len(points))
+    cut = len(order) * 9 // 10
+    train, test = order[:cut], order[cut:]
+    scale = nums[train].std(axis=0)
+    scale[scale < 1e-6] = 1.0
+    net = ValueNet.fresh(nums[train].mean(axis=0), scale, hidden, rand)
+    adam: dict[str, Any] = {"t": 0}
+    x_test = net.inputs(masks[test], nums[test])
+    base = float(np.mean((points[test] - points[train].mean()) ** 2))
+    for epoch in range(epochs):
+        rand.shuffle(train)
+        total = 0.0
+        for i in range(0, len(train) - batch + 1, batch):
+            idx = train[i : i + batch]
+            x = net.inputs(permute(masks[idx], rand), nums[idx])
+            total += net.step(x, points[idx], adam, rate * (0.5 if epoch >= epochs - 1 else 1.0))
+        held = float(np.mean((net.forward(x_test)[2] - points[test]) ** 2))
+        log({"epoch": epoch + 1, "train_mse": total / max(1, len(train) // batch), "held_mse": held, "held_base": base})
+    return net
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line; a bad file, network or setting is one line on stderr and status 2."""
+    try:
+        return _main(argv)
+    except (ValueError, OSError, StrategySpecError) as e:
+        print(f"card_value.py: {e}", file=sys.stderr)
+        return 2
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("collect", help="play and note discards with their hands' points")
+    c.add_argument("--games", type=int, required=True, help="games to 100 against each opponent, per job")
+    c.add_argument("--seed", type=int, required=True)
+    c.add_argument("--jobs", type=int, default=1)
+    c.add_argument("--explore", type=float, default=0.1)
+    c.add_argument("--preset", default="default")
+    c.add_argument("--value", default="", help="a network the noter's discards are judged by as well")
+    c.add_argument("--weight", type=float, default=1.0)
+    c.add_argument("--top", type=int, default=0)
+    c.add_argument("--out-dir", type=Path, required=True)
+    f = sub.add_parser("fit", help="train the network on collected samples")
+    f.add_argument("--samples", type=Path, action="append", required=True)
+    f.add_argument("--hidden", type=int, default=128)
+    f.add_argument("--epochs", type=int, default=4)
+    f.add_argument("--seed", type=int, required=True)
+    f.add_argument("--batch", type=int, default=1024)
+    f.add_argument("--rate", type=float, default=1e-3)
+    f.add_argument("--out", type=Path, required=True)
+    a = parser.parse_args(argv)
+    if a.cmd == "collect":
+        if a.games < 1 or a.jobs < 1 or not 0.0 <= a.explore <= 1.0:
+            raise ValueError("--games and --jobs must be at least 1, --explore in [0, 1]")
+        preset_rules(a.preset)  # an unknown preset: one line before anything is played
+        if a.value:
+            load_value(a.value)
+        a.out_dir.mkdir(parents=True, exist_ok=True)
+        seeds = [SeededRandom(a.seed).getrandbits(62) ^ j for j in range(a.jobs)]
+        # by its module's name: a function of ``__main__`` reaches a worker by value, and a
+        # strategy class defined there is not the engine's to find
+        import card_value
+
+        how = {"value": str(Path(a.value).resolve()), "weight": a.weight, "top": a.top} if a.value else None
+        runs = Parallel(n_jobs=a.jobs)(
+            delayed(card_value.collect)(a.games, s, a.explore, a.preset, OPPONENTS, how) for s in seeds
+        )
+        for j, run in enumerate(runs):
+            hands, seconds = run.pop("hands"), run.pop("seconds")
+            np.savez(a.out_dir / f"samples-{j}.npz", **run)
+            print(json.dumps({"job": j, "hands": hands, "samples": len(run["points"]), "seconds": round(seconds, 1)}))
+        return 0
+    if a.hidden < 2 or a.epochs < 1 or a.batch < 1 or a.rate <= 0.0:
+        raise ValueError("--hidden must be at least 2, --epochs and --batch at least 1, --rate above 0")
+    masks, nums, points = load_samples(a.samples)
+    net = fit(
+        masks, nums, points, a.hidden, a.epochs, a.seed, a.batch, a.rate, log=lambda d: print(json.dumps(d), flush=True)
+    )
+    save_value(a.out, net, {"samples": len(points), "hidden": a.hidden, "epochs": a.epochs, "seed": a.seed})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -12,9 +12,9 @@ policy that played it). A discard is then judged by that value as well as by the
 (``card_value_player.py``): one step of policy improvement over ``learned``, where the
 value comes from outcomes of real deals rather than from a teacher's sampled worlds.
 
-``collect``: ``learned`` (its cheap heads: the default rules) plays games to 100 against
+``collect``: ``learned`` (the heads it plays under the preset) plays games to 100 against
 ``OPPONENTS``, letting go its second or third best discard with chance ``explore``, and
-every discard it makes is noted (``Sample``) with the hand's points from its side. The
+every discard it makes is noted (``sample_of``) with the hand's points from its side. The
 suits are symmetric under these rules, so training sees each sample under a random
 permutation of the suits (``permute``). ``fit`` trains the network (two ReLU layers,
 Adam in NumPy, squared error) and writes it with ``save_value``; ``ValueNet`` scores rows.
@@ -82,8 +82,8 @@ def judged(
     scores: np.ndarray,
 ) -> np.ndarray:
     """The head's ``scores`` of the discards ``cards`` (rows ``rows``) with ``weight`` times the
-    network's value added, for the head's best ``top`` (0: all; the rest keep the head's
-    score less a margin that puts them last)."""
+    network's value added, for the head's best ``top`` (0: all; the rest are put last, at
+    minus infinity)."""
     if net is None or weight == 0.0 or len(cards) < 2:
         return scores
     pick = np.argsort(-scores)[:top] if top else np.arange(len(cards))

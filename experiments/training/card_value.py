@@ -323,7 +323,9 @@ def fit(
     rate: float = 1e-3, log: Callable[[dict[str, Any]], None] = print,
 ) -> ValueNet:  # fmt: skip
     """The network fitted on the first nine tenths of the samples (shuffled by ``seed``);
-    each epoch's error on the last tenth is logged (held out, suits as they are)."""
+    each epoch's error on the last tenth is logged (held out, suits as they are). The split
+    is by sample, not by hand: a hand's discards share its points and may fall on both
+    sides, so the held-out error is a little kind; games are the judge."""
     rand = np.random.default_rng(seed)
     order = rand.permutation(len(points))
     cut = len(order) * 9 // 10

@@ -143,19 +143,22 @@ def _after(
 
 def collect(
     games: int, seed: int, explore: float, preset: str = "default", opponents: Sequence[str] = OPPONENTS,
-    behaviour: dict[str, Any] | None = None,
+    behaviour: dict[str, Any] | None = None, model: str = "",
 ) -> dict[str, Any]:  # fmt: skip
     """``games`` games to 100 against each opponent; every noted discard with its hand's
     points. ``behaviour``: the noter's network (``value``, ``weight``, ``top``); it plays
-    itself with them too."""
+    itself with them too. ``model``: the model file of ``learned`` (the noter's heads, and
+    the opponent ``learned``); empty, the installed one."""
     how = behaviour or {}
+    if model:
+        how = {**how, "model": model}
     rules = preset_rules(preset)
     rand = SeededRandom(seed)
     out: list[tuple[list[int], list[float], float]] = []
     hands = 0
     start = time.perf_counter()
     for opponent in opponents:
-        spec = parse_spec(opponent)
+        spec = parse_spec(f"learned:model={model}" if opponent == "learned" and model else opponent)
         for g in range(games):
             seat = g % 2
             players: list[Strategy] = [spec.build(), spec.build()]
@@ -366,6 +369,7 @@ def _main(argv: Sequence[str] | None) -> int:
     c.add_argument("--jobs", type=int, default=1)
     c.add_argument("--explore", type=float, default=0.1)
     c.add_argument("--preset", default="default")
+    c.add_argument("--model", default="", help="the model file of `learned` (default: the installed one)")
     c.add_argument("--value", default="", help="a network the noter's discards are judged by as well")
     c.add_argument("--weight", type=float, default=1.0)
     c.add_argument("--top", type=int, default=0)
@@ -385,6 +389,9 @@ def _main(argv: Sequence[str] | None) -> int:
         preset_rules(a.preset)  # an unknown preset: one line before anything is played
         if a.value:
             load_value(a.value)
+        model = str(Path(a.model).resolve()) if a.model else ""
+        if model:
+            parse_spec(f"learned:model={model}").build()  # an unreadable model: one line
         a.out_dir.mkdir(parents=True, exist_ok=True)
         seeds = [SeededRandom(a.seed).getrandbits(62) ^ j for j in range(a.jobs)]
         # by its module's name: a function of ``__main__`` reaches a worker by value, and a
@@ -393,7 +400,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
         how = {"value": str(Path(a.value).resolve()), "weight": a.weight, "top": a.top} if a.value else None
         runs = Parallel(n_jobs=a.jobs)(
-            delayed(card_value.collect)(a.games, s, a.explore, a.preset, OPPONENTS, how) for s in seeds
+            delayed(card_value.collect)(a.games, s, a.explore, a.preset, OPPONENTS, how, model) for s in seeds
         )
         for j, run in enumerate(runs):
             hands, seconds = run.pop("hands"), run.pop("seconds")

@@ -51,9 +51,24 @@ head with one hidden layer of 16 units, distilled from ``patient``'s stronger se
 (``samples=128``, four discards within 4 played out, the upcard too) over 26,500 hands under
 the default rules only; where undercuts are cheap the race to a knock decides more hands,
 and the stronger teacher runs it better than a linear student of the default one learned to.
-It plays at about five times ``patient``'s speed. The model is ``learned.npz`` beside this
-file (``model`` names another; a file without cheap heads plays its heads under every rule
-set); docs/notes/2026-12-learned.md has the measurements.
+
+There the discard head has a partner with no teacher: a *card value* (``CARDS``), a network of
+two ReLU layers (256 and 128 units) over the cards themselves - the ten kept, the card let
+go, the opponent's known cards, those it let go or passed on, the pile (``CARD_SETS``) - and
+a few numbers (``CARD_NUMBERS``: the stage, the stock, the opponent's kind, the scores, the
+deal and the discard's own row), trained to predict the points the hand then scored for the
+seat. Its value of each discard is added to the head's (``discard_values``). It learned from
+outcomes of real deals, not from a teacher's sampled worlds, over five rounds of policy
+iteration: about 15 million discards of ``learned`` and of ``learned`` judged by the previous
+round's network, against ``simple``, ``aware``, a gin hunter and itself, each round's
+network fitted on everything so far (``experiments/training/card_value.py``). A network
+over the cards can tell the deal from the option where the features cannot, and since the
+options of one decision share everything but the card let go and their rows, its error about
+the deal moves every option alike and changes no choice. It costs a quarter of the speed;
+``learned`` still plays at more than three times ``patient``'s. The model is ``learned.npz``
+beside this file (``model`` names another; a file without cheap heads plays its heads under
+every rule set, one without a card value its heads alone); docs/notes/2026-12-learned.md has
+the measurements.
 """
 
 from __future__ import annotations
@@ -62,71 +77,71 @@ import math
 from pathlib import Path
 
 import numpy as np
-from ginsim.strategies.aware import discard_candidates, last_discard
+from ginsim.strategies.learned_rows import (
+    CARD_NUMBERS,
+    CARD_SETS,
+    DISCARD_FEATURES,
+    KNOCK_FEATURES,
+    KNOCK_WORLDS,
+    SAMPLED_KNOCK,
+    TAKE_FEATURES,
+    Context,
+    card_numbers,
+    card_sets,
+    discard_row,
+    discard_rows,
+    knock_row,
+    next_draw,
+    out_worth,
+    sampled_knock,
+    take_row,
+)
 from ginsim.strategies.patient import HUNTER_EVIDENCE, hand_ending
 
-from ginsim import tables_for
-from ginsim.cards import VALUE_OF, Card, Mask, cards_list
-from ginsim.opponent import OpponentModel
-from ginsim.playout import outs_mask, score_knock
-from ginsim.sampling import GameEvidence, chance, deal_worlds, keeper_evidence
+from ginsim.cards import Card
+from ginsim.sampling import GameEvidence, chance, keeper_evidence
 from ginsim.strategy import Strategy
-from ginsim.valuemodel import Head, ModelFileError, load_heads
+from ginsim.valuemodel import CardValue, Head, ModelFileError, load_card_value, load_heads
 from ginsim.view import PlayerView
+
+__all__ = [  # the strategy, its model, and the rows it weighs (``learned_rows``)
+    "CARDS",
+    "CARD_NUMBERS",
+    "CARD_SETS",
+    "CHEAP",
+    "CHEAP_HEADS",
+    "CHEAP_MODEL",
+    "CHEAP_UNDERCUT",
+    "DISCARD_FEATURES",
+    "HEADS",
+    "KNOCK_FEATURES",
+    "KNOCK_WORLDS",
+    "MODEL",
+    "MODEL_FILE",
+    "SAMPLED_KNOCK",
+    "TAKE_FEATURES",
+    "Context",
+    "Learned",
+    "card_numbers",
+    "card_sets",
+    "discard_row",
+    "discard_rows",
+    "knock_row",
+    "model_heads",
+    "next_draw",
+    "out_worth",
+    "read_model",
+    "sampled_knock",
+    "take_row",
+]  # fmt: skip
 
 MODEL_FILE = Path(__file__).with_name("learned.npz")
 """The shipped model: the heads below, written by experiments/training/train_learned.py."""
 
-DISCARD_FEATURES = (
-    "dw", "gain", "live", "danger", "value",
-    "dw_late", "gain_late", "live_late", "danger_late",
-    "dw_hunter", "gain_hunter", "live_hunter", "danger_hunter",
-    "dw_undercut", "gain_undercut", "danger_undercut",
-    "can_knock", "gin", "can_knock_late", "can_knock_hunter", "can_knock_undercut",
-    "gain_keeper", "race",
-    "next_dw", "next_knock", "next_gin", "next_dw_undercut", "next_knock_undercut", "next_knock_late",
-)  # fmt: skip
-"""What a discard is judged by (all about the kept 10-card hand and the card let go)."""
-TAKE_FEATURES = (
-    "bias", "dw_take", "dw_keep", "dw_stock", "gain_take", "gain_keep", "melds", "value",
-    "late", "hunter", "undercut", "stock", "dw_gap_late", "dw_gap_hunter",
-)  # fmt: skip
-"""What the upcard decision is judged by: the least deadwood after taking it, the hand's
-now and after an average stock draw, the outs' worth either way, whether it melds, its
-value; and the stage, hunter chance and undercut cost."""
-KNOCK_FEATURES = (
-    "bias", "dw", "late", "dw_late", "undercut", "dw_undercut", "hunter", "dw_hunter",
-    "late_hunter", "late_undercut", "stock", "opp_known", "opp_last", "need", "opp_need", "gain",
-    "dw2", "late12", "dw_late12", "late12_undercut", "late12_hunter", "opp_low", "keeper",
-    "sampled_points", "sampled_undercut_share", "sampled_opp_dw", "sampled_opp_knock",
-)  # fmt: skip
-"""What a knock is judged by."""
-SAMPLED_KNOCK = KNOCK_FEATURES[-4:]
-"""The knock's features from sampled deals of the opponent's hand (``sampled_knock``)."""
 HEADS = {"discard": DISCARD_FEATURES, "take": TAKE_FEATURES, "knock": KNOCK_FEATURES}
 """Every head of the model and the features of its rows: ``discard`` values each discard
 (the best-valued is played), ``take`` and ``knock`` are the log odds of taking the upcard
 and of knocking."""
-
-PRUNE = 10
-"""Discards leaving this much more deadwood than the least are not weighed."""
-LATE_TURNS = 20
-"""The stage of a hand is its turn over this, at most 1."""
-HOT, COLD = 2.5, 0.5
-"""``aware``'s card chances: near the opponent's pickups, near its discards and passes."""
-RACE_AT, RACE_TURN, RACE_DRAWS, RACE_GIN = 0.5, 6, 6, 5.0
-"""The race for gin (``patient``'s): against an opponent that hunts gin by a chance of
-``RACE_AT`` or more, from turn ``RACE_TURN``, a kept hand is also judged by the least
-deadwood one of the next ``RACE_DRAWS`` draws would bring, a gin counting ``RACE_GIN`` below 0."""
-LATE_TURN = 12
-"""From this turn a knock is a late one (``patient``'s patience begins here)."""
-
-KNOCK_WORLDS = 8
-"""Deals of the opponent's hand a knock is scored in (``sampled_knock``)."""
-WORLD_HINT, WORLD_PASS_HINT, WORLD_KNOCK_HINT = 0.2, 0.5, 0.01
-"""How those deals read the opponent's play (``ginsim.sampling.deal_worlds``; ``sampler``'s
-defaults): a hand that would not have thrown its last discard is kept with chance 0.2, one
-that melds with k cards it passed on with 0.5 ** k, one that could have knocked with 0.01."""
 
 CHEAP_UNDERCUT = 10
 """Where an undercut is worth this or less (the default and classic presets), a model's
@@ -135,9 +150,12 @@ elsewhere."""
 CHEAP = "cheap."
 """The prefix of the cheap heads' keys in a model file."""
 CHEAP_HEADS = {CHEAP + key: names for key, names in HEADS.items()}
-Model = tuple[dict[str, Head], dict[str, Head]]
+CARDS = CHEAP + "cards"
+"""The key of the card value played beside the cheap heads, if the file has one."""
+Model = tuple[dict[str, Head], dict[str, Head], CardValue | None]
 """A model's heads: those played where undercuts cost more than ``CHEAP_UNDERCUT``, and those
-played where they cost that or less (the same heads when the file has no cheap ones)."""
+played where they cost that or less (the same heads when the file has no cheap ones); and the
+card value added to the cheap discard head, if any."""
 
 
 def read_model(path: str | Path) -> tuple[Model, dict[str, float]]:
@@ -146,17 +164,20 @@ def read_model(path: str | Path) -> tuple[Model, dict[str, float]]:
     cheap = load_heads(path, CHEAP_HEADS, required=False, widen=True)[0]
     if cheap and len(cheap) != len(HEADS):
         raise ModelFileError(f"model file {path}: it has some cheap heads but not all")
-    return (heads, {key[len(CHEAP) :]: head for key, head in cheap.items()} or heads), meta
+    cards = load_card_value(path, CARDS, CARD_NUMBERS)
+    if cards is not None and (not cheap or cards.masks != CARD_SETS):
+        raise ModelFileError(f"model file {path}: a card value needs cheap heads and {CARD_SETS} card sets")
+    return (heads, {key[len(CHEAP) :]: head for key, head in cheap.items()} or heads, cards), meta
 
 
-(MODEL, CHEAP_MODEL), MODEL_META = read_model(MODEL_FILE)
+(MODEL, CHEAP_MODEL, CARD_MODEL), MODEL_META = read_model(MODEL_FILE)
 _OTHER_MODELS: dict[str, Model] = {}  # model files named by ``model``, read once each
 
 
 def model_heads(path: str) -> Model:
     """Both sets of heads of the model file ``path`` ("": the shipped model), read once."""
     if not path:
-        return MODEL, CHEAP_MODEL
+        return MODEL, CHEAP_MODEL, CARD_MODEL
     if path not in _OTHER_MODELS:
         _OTHER_MODELS[path] = read_model(path)[0]
     return _OTHER_MODELS[path]
@@ -171,178 +192,12 @@ def _keeper_read(old: PlayerView, _new: PlayerView) -> float:
     return keeper_evidence(old.history, old.seat)
 
 
-class Context:
-    """The numbers a decision's rows share: stage, undercut cost, hunter chance, limit."""
-
-    __slots__ = ("late", "undercut", "hunter", "keeper", "race", "limit", "opp", "tables")
-
-    def __init__(self, view: PlayerView, hunter: float, keeper: float) -> None:
-        self.tables = tables_for(view.rules.max_run_length)
-        self.keeper = keeper
-        self.race = hunter >= RACE_AT and view.turn >= RACE_TURN
-        self.late = min(view.turn, LATE_TURNS) / LATE_TURNS
-        self.undercut = view.rules.undercut_bonus / 25.0
-        self.hunter = hunter
-        self.limit = view.knock_limit
-        self.opp = OpponentModel(view, HOT, COLD)
-
-
-def out_worth(ctx: Context, rest: Mask, dw: int) -> tuple[float, float]:
-    """The live outs of the 10-card hand ``rest`` (deadwood ``dw``): the deadwood they would
-    remove, each by its chance to be in the stock, and that chance summed (``aware``'s)."""
-    gain = live = 0.0
-    if dw:
-        best_discard = ctx.tables.best_discard_mask
-        p = ctx.opp.p
-        outs = outs_mask(rest) & ctx.opp.unseen
-        while outs:
-            o = outs & -outs
-            outs ^= o
-            in_stock = 1.0 - p[o.bit_length() - 1]
-            live += in_stock
-            gain += in_stock * (dw - best_discard(rest | o)[0])
-    return gain, live
-
-
-def next_draw(ctx: Context, rest: Mask) -> tuple[float, float, float, float, float]:
-    """The 10-card hand ``rest`` one stock draw (and its best discard) ahead: the outs'
-    worth and weight as ``out_worth`` gives them, then the expected deadwood after the draw
-    and the chances that it can knock and that it is gin. Every unseen card may be the
-    draw, by its chance to be in the stock: an out by the deadwood it really leaves, any
-    other card by replacing the worst deadwood card when it is lower. Under cheap undercuts
-    the hand that knocks first wins the hand, and a low card drawn is as good as an out."""
-    dw, nine, moves = ctx.opp.out_moves(rest, ctx.tables)
-    if dw == 0:
-        return 0.0, 0.0, 0.0, 1.0, 1.0
-    total, below, _ = ctx.opp.draw_weights()
-    limit = ctx.limit
-    hist = [0.0] * (dw + 1)  # weight of the draws by the deadwood they leave
-    gain_below = dw - nine
-    for v in range(1, 11):
-        hist[nine + v if v < gain_below else dw] += below[v + 1] - below[v]
-    gain = live = 0.0
-    for w, by_value, real in moves:
-        hist[by_value] -= w
-        hist[real] += w
-        live += w
-        gain += w * (dw - real)
-    expect = knock = 0.0
-    for d in range(dw + 1):
-        expect += d * hist[d]
-        if d <= limit:
-            knock += hist[d]
-    return gain, live, expect / total, min(1.0, knock / total), max(0.0, hist[0] / total)
-
-
-def discard_row(ctx: Context, rest: Mask, card: Card, dw: int) -> list[float]:
-    """The features of keeping the 10-card hand ``rest`` (deadwood ``dw``) after letting
-    ``card`` go."""
-    gain, live, next_dw, next_knock, next_gin = next_draw(ctx, rest)
-    danger = ctx.opp.danger(card)
-    late, hunter, undercut = ctx.late, ctx.hunter, ctx.undercut
-    knock = 1.0 if dw <= ctx.limit else 0.0
-    return [
-        dw, gain, live, danger, VALUE_OF[card],
-        dw * late, gain * late, live * late, danger * late,
-        dw * hunter, gain * hunter, live * hunter, danger * hunter,
-        dw * undercut, gain * undercut, danger * undercut,
-        knock, 1.0 if dw == 0 else 0.0, knock * late, knock * hunter, knock * undercut,
-        gain * ctx.keeper, ctx.opp.best_of_draws(rest, ctx.tables, RACE_DRAWS, RACE_GIN) if ctx.race else 0.0,
-        next_dw, next_knock, next_gin, next_dw * undercut, next_knock * undercut, next_knock * late,
-    ]  # fmt: skip
-
-
-def discard_rows(ctx: Context, hand: Mask, banned: Mask) -> tuple[list[Card], list[list[float]]]:
-    """The discards from the 11-card ``hand`` worth weighing (not ``banned``; at most
-    ``PRUNE`` deadwood above the least) and their rows."""
-    cards, rows = [], []
-    for dw, low in discard_candidates(ctx.tables.deadwood_mask, hand, banned, PRUNE):
-        card = low.bit_length() - 1
-        cards.append(card)
-        rows.append(discard_row(ctx, hand ^ low, card, dw))
-    return cards, rows
-
-
-def take_row(view: PlayerView, ctx: Context) -> list[float]:
-    """The features of taking the upcard (against drawing from the stock)."""
-    up = view.upcard
-    assert up is not None
-    tables = ctx.tables
-    hand = view.hand
-    taken = hand | 1 << up
-    dwm = tables.deadwood_mask
-    # the least deadwood after taking it and letting another card go (never the upcard itself:
-    # where the rules allow that, it is the stock's side of the choice)
-    dw_take, rest = min((dwm(taken & ~(1 << c)), taken & ~(1 << c)) for c in cards_list(hand))
-    dw_keep = tables.deadwood_mask(hand)
-    gain_take = out_worth(ctx, rest, dw_take)[0]
-    gain_keep = out_worth(ctx, hand, dw_keep)[0]
-    dw_stock = ctx.opp.after_draw(hand, tables)
-    late, hunter = ctx.late, ctx.hunter
-    return [
-        1.0, dw_take, dw_keep, dw_stock, gain_take, gain_keep, 1.0 if view.would_meld(up) else 0.0, VALUE_OF[up],
-        late, hunter, ctx.undercut, view.stock_size / 31.0, (dw_stock - dw_take) * late, (dw_stock - dw_take) * hunter,
-    ]  # fmt: skip
-
-
-def sampled_knock(view: PlayerView, dw: int, rest: Mask) -> list[float]:
-    """The knock at deadwood ``dw`` keeping ``rest``, in ``KNOCK_WORLDS`` deals of the
-    opponent's hand that fit what this seat has seen: the mean points it scores (lay-offs
-    included; negative when undercut), the share of deals in which it is undercut, the
-    opponent's mean deadwood and the share of deals in which it could knock too."""
-    tables = tables_for(view.rules.max_run_length)
-    limit = view.knock_limit
-    belief = [WORLD_KNOCK_HINT] * (limit + 1)
-    # a generator of the knock question's own: the same deals for the same question, whatever
-    # the seat drew before (a teacher noting these rows draws for its own search first)
-    rand = view.rng_for(view.turn << 6 | (63 if view.discard_choice is None else view.discard_choice)).random
-    worlds = deal_worlds(
-        view, KNOCK_WORLDS, rand, last_discard(view), belief, selection=1.0, hint=WORLD_HINT,
-        pass_hint=WORLD_PASS_HINT,
-    )  # fmt: skip
-    points = undercut = opp_dw = opp_knock = 0.0
-    for opp, _stock in worlds:
-        pts = score_knock(view.rules, tables, rest, dw, opp)
-        d = tables.deadwood_mask(opp)
-        points += pts
-        undercut += pts < 0
-        opp_dw += d
-        opp_knock += d <= limit
-    n = float(KNOCK_WORLDS)
-    return [points / n, undercut / n, opp_dw / n, opp_knock / n]
-
-
-def knock_row(view: PlayerView, ctx: Context, dw: int, rest: Mask, sampled: bool = True) -> list[float]:
-    """The features of knocking at deadwood ``dw`` now, keeping ``rest`` (those of
-    ``sampled_knock`` as zeros unless ``sampled``: a head that gives them no weight)."""
-    late, undercut, hunter = ctx.late, ctx.undercut, ctx.hunter
-    last = last_discard(view)
-    target = view.rules.target_score
-    mine, theirs = view.scores
-    late12 = 1.0 if view.turn >= LATE_TURN else 0.0
-    me = view.seat
-    opp_low = float(
-        sum(
-            1
-            for seat, action, card in view.history
-            if seat != me and action == "discard" and card is not None and VALUE_OF[card] <= 4
-        )
-    )
-    return [
-        1.0, dw, late, dw * late, undercut, dw * undercut, hunter, dw * hunter,
-        late * hunter, late * undercut, view.stock_size / 31.0,
-        float(view.opp_known.bit_count()), 0.0 if last is None else VALUE_OF[last],
-        max(0, target - mine) / target, max(0, target - theirs) / target, out_worth(ctx, rest, dw)[0],
-        dw * dw / 10.0, late12, dw * late12, late12 * undercut, late12 * hunter, opp_low, ctx.keeper,
-        *(sampled_knock(view, dw, rest) if sampled else (0.0, 0.0, 0.0, 0.0)),
-    ]  # fmt: skip
-
-
 class Learned(Strategy):
     """Scores every discard, the upcard and every knock with a small learned model over
     features of its view (deadwood, live outs, danger, stage, undercut cost, the
     opponent's kind) and plays the best-valued option; where an undercut costs 10 points or
-    less, the model's cheap heads score instead (``heads_for``). ``explore`` (for training) takes that
+    less, the model's cheap heads score instead (``heads_for``), a discard with the card value
+    added (``discard_values``). ``explore`` (for training) takes that
     share of decisions the other way (a discard: the second or third best); ``model`` is a
     model file to play instead of the shipped one."""
 
@@ -351,6 +206,7 @@ class Learned(Strategy):
         "fast learned evaluation: a small model, distilled from patient and improved by play"
         " (evolution strategies), weighs deadwood, live outs, danger, stage, undercut cost and whether"
         " the opponent hunts gin; where undercuts are cheap, heads distilled from patient's stronger setting"
+        " and a value of the kept cards learned from the points hands scored"
     )
 
     def __init__(self, hunter_prior: float = 0.3, explore: float = 0.0, model: str = "") -> None:
@@ -361,7 +217,7 @@ class Learned(Strategy):
         self.hunter_prior = hunter_prior
         self.explore = explore
         self.model = model
-        self.heads, self.cheap_heads = model_heads(model)
+        self.heads, self.cheap_heads, self.cards = model_heads(model)
         self._sampling: dict[Head, bool] = {}  # by knock head: whether it weighs the sampled deals
         self._hunter = GameEvidence(_hunter_read)
         self._keeper = GameEvidence(_keeper_read)
@@ -386,13 +242,22 @@ class Learned(Strategy):
         take = float(self.heads_for(view)["take"].score(np.array([row]))[0]) > 0.0
         return take != self._explores(view)
 
+    def discard_values(self, view: PlayerView, ctx: Context, cards: list[Card], rows: list[list[float]]) -> np.ndarray:
+        """The value of letting each of ``cards`` go (their discard rows ``rows``): the discard
+        head's, plus the card value's where the cheap heads play and the model has one."""
+        values = self.heads_for(view)["discard"].score(np.array(rows))
+        if self.cards is not None and view.rules.undercut_bonus <= CHEAP_UNDERCUT:
+            nums = np.array([card_numbers(view, ctx, row) for row in rows])
+            values = values + self.cards.afterstates(view.hand, cards, card_sets(view), nums)
+        return values
+
     def discard(self, view: PlayerView) -> Card:
         hand = view.hand
-        cards, rows = discard_rows(self.context(view), hand, hand & ~view.legal_discards())
+        ctx = self.context(view)
+        cards, rows = discard_rows(ctx, hand, hand & ~view.legal_discards())
         if len(cards) == 1:
             return cards[0]
-        values = self.heads_for(view)["discard"].score(np.array(rows))
-        order = np.argsort(-values)
+        order = np.argsort(-self.discard_values(view, ctx, cards, rows))
         pick = 0
         if self._explores(view):
             pick = 1 + view.rng.below(min(2, len(cards) - 1))

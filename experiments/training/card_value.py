@@ -32,7 +32,20 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from ginsim.strategies.learned import DISCARD_FEATURES, Context, Learned, discard_rows
+from ginsim.strategies.learned import (
+    CARD_NUMBERS,
+    CARD_SETS,
+    CARDS,
+    CHEAP_HEADS,
+    HEADS,
+    MODEL_FILE,
+    Context,
+    Learned,
+    card_numbers,
+    card_sets,
+    discard_rows,
+    read_model,
+)
 from joblib import Parallel, delayed
 from train_learned import MAX_HANDS, hands_of
 
@@ -43,32 +56,25 @@ from ginsim.engine.rng import SeededRandom
 from ginsim.engine.rules import preset_rules
 from ginsim.engine.spec import parse_spec
 from ginsim.engine.strategy import Strategy
+from ginsim.engine.valuemodel import CardValue, load_heads, save_heads
 from ginsim.engine.view import PlayerView
 from ginsim.errors import StrategySpecError
 
 OPPONENTS = ("simple", "aware", "aware:late_turn=8,late_knock_at=0", "learned")
 """Whom ``learned`` plays while its discards are noted: eager knockers, a gin hunter and
 itself (both seats noted)."""
-MASKS = 5
+MASKS = CARD_SETS
 """Card sets of a sample: kept, let go, the opponent's known cards, those it let go or
-passed on, the pile before the discard."""
-SCALARS = ("turn", "stock", "hunter", "keeper", "own_score", "opp_score", "dealer")
-"""Numbers of a sample besides its ``learned`` discard row."""
-WIDTH = MASKS * 52 + len(SCALARS) + len(DISCARD_FEATURES)
-"""Inputs of the network."""
+passed on, the pile before the discard (``learned.CARD_SETS``)."""
+WIDTH = MASKS * 52 + len(CARD_NUMBERS)
+"""Inputs of the network: the card sets' bits, then ``learned.CARD_NUMBERS`` (the stage, the
+stock, the opponent's kind, the scores, the deal and the discard's ``learned`` row)."""
 
 
 def sample_of(view: PlayerView, ctx: Context, rest: int, card: Card, row: list[float]) -> tuple[list[int], list[float]]:
     """The masks and numbers of keeping ``rest`` and letting ``card`` go (``row``: its
     ``learned`` discard row); only what the seat's view holds."""
-    masks = [rest, 1 << card, view.opp_known, view.opp_passed | view.opp_discards, view.pile_mask]
-    mine, theirs = view.scores
-    target = float(view.rules.target_score)
-    nums = [
-        min(view.turn, 30) / 20.0, view.stock_size / 31.0, ctx.hunter, ctx.keeper,
-        mine / target, theirs / target, 1.0 if view.is_dealer else 0.0, *row,
-    ]  # fmt: skip
-    return masks, nums
+    return [rest, 1 << card, *card_sets(view)], card_numbers(view, ctx, row)
 
 
 def judged(
@@ -90,7 +96,7 @@ def judged(
     hand = view.hand
     first = sample_of(view, ctx, hand, cards[0], [])
     nums = np.array([first[1] + rows[i] for i in pick], dtype=np.float32)
-    values = net.discard_values(hand, [cards[i] for i in pick], first[0][2:], nums)
+    values = net.card_value().afterstates(hand, [cards[i] for i in pick], first[0][2:], nums)
     total = np.full(len(cards), -np.inf)
     total[pick] = scores[pick] + weight * values
     return total
@@ -204,6 +210,7 @@ class ValueNet:
 
     def __init__(self, params: dict[str, np.ndarray]) -> None:
         self.p = params
+        self._card_value: CardValue | None = None
 
     @classmethod
     def fresh(cls, nums_mean: np.ndarray, nums_scale: np.ndarray, hidden: int, rand: np.random.Generator) -> ValueNet:
@@ -233,26 +240,15 @@ class ValueNet:
     def value(self, masks: np.ndarray, nums: np.ndarray) -> np.ndarray:
         return self.forward(self.inputs(masks, nums))[2]
 
-    def discard_values(self, hand: int, cards: Sequence[Card], shared: Sequence[int], nums: np.ndarray) -> np.ndarray:
-        """``value`` of letting each of ``cards`` go from the 11-card ``hand``, at the cost
-        of one small product: the samples share every input but the kept cards, the card let
-        go and the row, so the first layer adds up rows of its weights once (``shared``: the
-        last three masks of ``sample_of``; ``nums``: each option's numbers)."""
-        p = self.p
-        w1 = p["w1"]
-        idx: list[int] = []
-        for offset, m in zip((0, 104, 156, 208), (hand, *shared), strict=True):
-            while m:
-                low = m & -m
-                m ^= low
-                idx.append(offset + low.bit_length() - 1)
-        base = p["b1"] + w1[idx].sum(axis=0)
-        drop = np.asarray(cards)
-        scaled = (nums - p["mean"]) / p["scale"]
-        pre = base + w1[52 + drop] - w1[drop] + scaled @ w1[MASKS * 52 :]
-        a1 = np.maximum(pre, 0.0)
-        a2 = np.maximum(a1 @ p["w2"] + p["b2"], 0.0)
-        return a2 @ p["w3"] + p["b3"][0]
+    def card_value(self) -> CardValue:
+        """This network as ``learned`` plays it (``ginsim.valuemodel.CardValue``, in float32
+        while it trains; ``afterstates`` scores a decision's discards in one small product)."""
+        if self._card_value is None:
+            p = self.p
+            self._card_value = CardValue(
+                CARD_NUMBERS, MASKS, p["mean"], p["scale"], p["w1"], p["b1"], p["w2"], p["b2"], p["w3"], p["b3"][0]
+            )
+        return self._card_value
 
     def step(self, x: np.ndarray, y: np.ndarray, adam: dict[str, Any], rate: float) -> float:
         """One Adam step on the squared error of a batch; the batch's mean squared error."""
@@ -351,6 +347,20 @@ def fit(
     return net
 
 
+def ship(model: Path, value: ValueNet, weight: float, out: Path, meta: dict[str, float]) -> None:
+    """Write to ``out`` the model file ``model`` (its heads and numbers; any card value it has
+    replaced) with ``weight`` times ``value`` as its card value (``learned.CARDS``): ``learned``
+    playing ``out`` adds it to its cheap discard head, as ``Valued`` does with that weight."""
+    heads, numbers = load_heads(model, {**HEADS, **CHEAP_HEADS}, required=False)
+    if not HEADS.keys() <= heads.keys() or not CHEAP_HEADS.keys() <= heads.keys():
+        raise ValueError(f"model file {model}: a card value is played beside cheap heads, and it has none")
+    p = {k: v.astype(np.float64) for k, v in value.p.items()}
+    cards = CardValue(
+        CARD_NUMBERS, MASKS, p["mean"], p["scale"], p["w1"], p["b1"], p["w2"], p["b2"], p["w3"], float(p["b3"][0])
+    ).scaled(weight)
+    save_heads(out, heads, {**numbers, **meta, "card_weight": weight}, cards={CARDS: cards})
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line; a bad file, network or setting is one line on stderr and status 2."""
     try:
@@ -382,7 +392,23 @@ def _main(argv: Sequence[str] | None) -> int:
     f.add_argument("--batch", type=int, default=1024)
     f.add_argument("--rate", type=float, default=1e-3)
     f.add_argument("--out", type=Path, required=True)
+    s = sub.add_parser("ship", help="write a model file of learned with a network as its card value")
+    s.add_argument("--model", type=Path, default=MODEL_FILE, help="the model file whose heads are kept")
+    s.add_argument("--value", type=Path, required=True, help="the network (fit --out)")
+    s.add_argument("--weight", type=float, required=True)
+    s.add_argument("--out", type=Path, required=True)
     a = parser.parse_args(argv)
+    if a.cmd == "ship":
+        if not a.weight > 0.0:
+            raise ValueError("--weight must be above 0")
+        net = load_value(a.value)
+        with np.load(a.value) as d:
+            made = json.loads(str(d["meta"])) if "meta" in d.files else {}
+        meta = {f"card_{k}": float(v) for k, v in made.items() if k in ("samples", "hidden", "epochs", "seed")}
+        ship(a.model, net, a.weight, a.out, meta)
+        read_model(a.out)  # it loads as learned reads it
+        print(json.dumps({"out": str(a.out), "bytes": a.out.stat().st_size, "weight": a.weight, **meta}))
+        return 0
     if a.cmd == "collect":
         if a.games < 1 or a.jobs < 1 or not 0.0 <= a.explore <= 1.0:
             raise ValueError("--games and --jobs must be at least 1, --explore in [0, 1]")

@@ -3,8 +3,11 @@ over the cards (``card_value.py``; the eleventh attempt in docs/notes/2026-12-le
 
 Each discard the model's head weighs is scored ``head + weight * value``, the value being the
 network's points of the hand after keeping those ten cards and letting that one go; with
-``weight=0`` it plays exactly as ``learned``. ``top`` limits the value's say to the head's
-best few discards (0: all it weighs). Upcard and knock decisions are ``learned``'s.
+``weight=0`` it plays exactly as ``learned``'s heads alone (the network stands in for any card
+value of the model file). ``top`` limits the value's say to the head's best few discards (0:
+all it weighs). Upcard and knock decisions are ``learned``'s. ``card_value.py ship`` writes a
+network into a model file, where ``learned`` plays it as this does under the default and
+classic rules.
 
     ginsim match card_value_player.py:Valued:value=V.npz,weight=1 simple
 """
@@ -35,6 +38,7 @@ class Valued(Learned):
             raise ValueError("value must name a network file (card_value.py fit --out)")
         if weight < 0.0 or top < 0:
             raise ValueError("weight and top must not be negative")
+        self.cards = None
         self.net = network(value)
         self.value = value
         self.weight = weight

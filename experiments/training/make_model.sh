@@ -7,7 +7,9 @@
 # 4. blend the models of steps 2 and 3, half each: the heads played where undercuts cost more than 10;
 # 5. the heads played where they cost 10 or less (the default and classic presets): patient's
 #    stronger setting distilled under the default rules (seeds 5001 and 5002, the two runs may go
-#    side by side), each head with a hidden layer of 16 units, added to the blend as its cheap heads.
+#    side by side), each head with a hidden layer of 16 units, added to the blend as its cheap heads;
+# 6. the card value played beside the cheap heads: five rounds of play and fitting
+#    (make_card_value.sh, seeds 5142 to 5192), the last round's network written in with weight 4.
 # Run from the repository's root. OUT (default build/learned) receives the records and the
 # models along the way. Step 3 plays MARJJ_v5, the EAAI-21 champion line's Java player: MARJJ
 # names its java: spec (compile it with experiments/java/compile_marjj.sh; docs/java.md).
@@ -28,4 +30,7 @@ python experiments/training/train_learned.py --seed 5002 --games 800 --presets d
     --opponents 'aware:late_turn=8,late_knock_at=0;patient' --out-dir "$OUT/cheap-b" --shares 1
 python experiments/training/train_learned.py --fit-only --records "$OUT/cheap-a" --records "$OUT/cheap-b" \
     --hidden 16 --steps 400 --shares 1 --out-dir "$OUT/cheap" --ship "$OUT/cheap.npz"
-python experiments/training/cheap_heads.py "$OUT/blend.npz" "$OUT/cheap.npz" --out "$SHIP"
+python experiments/training/cheap_heads.py "$OUT/blend.npz" "$OUT/cheap.npz" --out "$OUT/heads.npz"
+MODEL="$OUT/heads.npz" OUT="$OUT/value" sh experiments/training/make_card_value.sh
+python experiments/training/card_value.py ship --model "$OUT/heads.npz" --value "$OUT/value/vF256.npz" --weight 4 \
+    --out "$SHIP"

@@ -10,6 +10,12 @@ strategy whose rows no longer match refuses to load it instead of playing nonsen
 
 ``reference_score`` is the same arithmetic written out element by element, slowly: the
 tests check the fast path against it.
+
+``CardValue`` is the other kind of evaluation a model file may hold: a network over card sets
+(52 zeros and ones each) and a few named numbers, two ReLU layers deep. ``afterstates``
+values every discard of one decision at the cost of one small product (the options share
+all their inputs but the kept hand, the card let go and their own numbers);
+``reference_card_value`` is its slow yardstick.
 """
 
 from __future__ import annotations
@@ -105,12 +111,115 @@ def reference_score(head: Head, row: Sequence[float]) -> float:
     return float(head.b2) + math.fsum(float(w) * v for w, v in zip(head.w2, x, strict=True))
 
 
+class CardValue:
+    """A value over ``masks`` card sets and the numbers ``names``: ``w3 . relu(W2 relu(W1 x +
+    b1) + b2) + b3``, where ``x`` is each card set's 52 bits (card ``c`` of set ``k`` is input
+    ``52 k + c``) followed by the numbers scaled as ``(number - mean) / scale``."""
+
+    __slots__ = ("names", "masks", "mean", "scale", "w1", "b1", "w2", "b2", "w3", "b3")
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        masks: int,
+        mean: np.ndarray,
+        scale: np.ndarray,
+        w1: np.ndarray,
+        b1: np.ndarray,
+        w2: np.ndarray,
+        b2: np.ndarray,
+        w3: np.ndarray,
+        b3: float,
+    ) -> None:
+        # float64 unless the weights are float32 (a network being trained keeps its own)
+        dt = np.result_type(np.asarray(w1).dtype, np.float32)
+        self.names = tuple(names)
+        self.masks = int(masks)
+        self.mean, self.scale = np.asarray(mean, dtype=dt), np.asarray(scale, dtype=dt)
+        self.w1, self.b1 = np.asarray(w1, dtype=dt), np.asarray(b1, dtype=dt)
+        self.w2, self.b2 = np.asarray(w2, dtype=dt), np.asarray(b2, dtype=dt)
+        self.w3, self.b3 = np.asarray(w3, dtype=dt), dt.type(b3)
+        n, width = len(self.names), self.masks * 52 + len(self.names)
+        h1, h2 = self.b1.shape[0], self.b2.shape[0]
+        shapes = (self.mean.shape, self.scale.shape, self.w1.shape, self.b1.shape, self.w2.shape, self.w3.shape)
+        if self.masks < 2 or shapes != ((n,), (n,), (width, h1), (h1,), (h1, h2), (h2,)):
+            raise ModelFileError(f"a card value of {self.masks} card sets and {n} numbers: weights of the wrong shape")
+        if np.any(self.scale == 0.0):
+            raise ModelFileError("a card value has a number scaled by zero")
+
+    def scaled(self, factor: float) -> CardValue:
+        """This value times ``factor`` (its last layer scaled)."""
+        return CardValue(
+            self.names, self.masks, self.mean, self.scale, self.w1, self.b1, self.w2, self.b2,
+            self.w3 * factor, self.b3 * factor,
+        )  # fmt: skip
+
+    def values(self, masks: np.ndarray, nums: np.ndarray) -> np.ndarray:
+        """The value of each row: ``masks`` (rows, ``self.masks``) card sets as ints, ``nums``
+        (rows, numbers)."""
+        masks = np.asarray(masks, dtype=np.int64)
+        bits = ((masks[:, :, None] >> np.arange(52, dtype=np.int64)) & 1).reshape(len(masks), -1)
+        x = np.concatenate([bits.astype(np.float64), (np.asarray(nums) - self.mean) / self.scale], axis=1)
+        return self._top(np.maximum(x @ self.w1 + self.b1, 0.0))
+
+    def afterstates(self, hand: int, cards: Sequence[int], shared: Sequence[int], nums: np.ndarray) -> np.ndarray:
+        """The value of letting each of ``cards`` go from ``hand``: card sets ``hand`` without
+        the card, the card alone, then ``shared`` (the same for every option), and each
+        option's row of ``nums``. The first layer adds the rows of the cards held and shared
+        once, then each option changes two rows and its numbers: one small product."""
+        if len(shared) != self.masks - 2:
+            raise ValueError(f"a card value over {self.masks} card sets takes {self.masks - 2} shared ones")
+        w1 = self.w1
+        idx: list[int] = []
+        for offset, m in zip(range(0, 52 * self.masks, 52), (hand, 0, *shared), strict=True):
+            while m:
+                low = m & -m
+                m ^= low
+                idx.append(offset + low.bit_length() - 1)
+        base = self.b1 + w1[idx].sum(axis=0)
+        drop = np.asarray(cards, dtype=np.int64)
+        pre = base + w1[52 + drop] - w1[drop] + ((np.asarray(nums) - self.mean) / self.scale) @ w1[52 * self.masks :]
+        return self._top(np.maximum(pre, 0.0))
+
+    def _top(self, a1: np.ndarray) -> np.ndarray:
+        return np.maximum(a1 @ self.w2 + self.b2, 0.0) @ self.w3 + self.b3
+
+    def arrays(self, key: str) -> dict[str, np.ndarray]:
+        """This value's arrays under ``key`` in a model file."""
+        out = {f"{key}.names": np.array(self.names), f"{key}.masks": np.asarray(float(self.masks))}
+        for part in _CARD_PARTS:
+            out[f"{key}.{part}"] = np.asarray(getattr(self, part), dtype=np.float64)
+        return out
+
+
+def reference_card_value(value: CardValue, masks: Sequence[int], nums: Sequence[float]) -> float:
+    """``value``'s value of one row, element by element in plain Python (the tests' yardstick)."""
+    x = [float(m >> c & 1) for m in masks for c in range(52)]
+    x += [(float(v) - float(mu)) / float(s) for v, mu, s in zip(nums, value.mean, value.scale, strict=True)]
+    layer = x
+    for w, b in ((value.w1, value.b1), (value.w2, value.b2)):
+        layer = [
+            max(0.0, float(b[j]) + math.fsum(float(w[i, j]) * layer[i] for i in range(len(layer))))
+            for j in range(len(b))
+        ]
+    return float(value.b3) + math.fsum(float(w) * v for w, v in zip(value.w3, layer, strict=True))
+
+
 _PARTS = ("mean", "scale", "w1", "b1", "w2", "b2")
+_CARD_PARTS = ("mean", "scale", "w1", "b1", "w2", "b2", "w3", "b3")
 
 
-def save_heads(path: str | Path, heads: Mapping[str, Head], meta: Mapping[str, float] | None = None) -> None:
-    """Write ``heads`` (and a few named numbers, ``meta``) to one ``.npz`` file."""
+def save_heads(
+    path: str | Path,
+    heads: Mapping[str, Head],
+    meta: Mapping[str, float] | None = None,
+    cards: Mapping[str, CardValue] | None = None,
+) -> None:
+    """Write ``heads`` (and a few named numbers, ``meta``, and card values, ``cards``) to one
+    ``.npz`` file."""
     arrays: dict[str, np.ndarray] = {}
+    for key, value in (cards or {}).items():
+        arrays.update(value.arrays(key))
     for key, head in heads.items():
         arrays[f"{key}.names"] = np.array(head.names)
         for part in _PARTS:
@@ -152,3 +261,22 @@ def load_heads(
         heads[key] = head.widened(names) if prefix else head
     meta = {key[5:]: float(value) for key, value in stored.items() if key.startswith("meta.")}
     return heads, meta
+
+
+def load_card_value(path: str | Path, key: str, names: Sequence[str]) -> CardValue | None:
+    """The card value under ``key`` in the model file ``path``, over the numbers ``names``
+    in that order; None when the file has none there."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if f"{key}.names" not in data.files:
+                return None
+            stored = {k: data[k] for k in data.files if k.startswith(key + ".")}
+    except (OSError, ValueError) as e:
+        raise ModelFileError(f"model file {path}: cannot be read ({e})") from None
+    if tuple(str(n) for n in stored[f"{key}.names"]) != tuple(names):
+        raise ModelFileError(f"model file {path}: card value {key!r} was not trained on these numbers")
+    parts = [stored.get(f"{key}.{p}") for p in ("masks", *_CARD_PARTS)]
+    if any(part is None for part in parts):
+        raise ModelFileError(f"model file {path}: card value {key!r} lacks some of its weights")
+    masks, mean, scale, w1, b1, w2, b2, w3, b3 = parts
+    return CardValue(names, int(masks), mean, scale, w1, b1, w2, b2, w3, float(b3))  # type: ignore[arg-type]

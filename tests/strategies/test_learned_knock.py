@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from ginsim.strategies import learned
+from ginsim.strategies import learned_rows
 from ginsim.strategies.learned import CHEAP, CHEAP_MODEL, KNOCK_WORLDS, MODEL, SAMPLED_KNOCK, Learned
 
 from ginsim import tables_for
@@ -47,14 +47,14 @@ def _hands(spec: str, rules_name: str, n: int = 8) -> None:
 
 def test_the_deals_hold_unseen_cards_and_the_features_are_what_they_say(monkeypatch: pytest.MonkeyPatch) -> None:
     scored: list[tuple[int, int, int, int]] = []
-    real = learned.score_knock
+    real = learned_rows.score_knock
 
     def noting(rules: Any, tables: Any, rest: int, dw: int, opp: int) -> int:
         pts = real(rules, tables, rest, dw, opp)
         scored.append((rest, dw, opp, pts))
         return pts
 
-    monkeypatch.setattr(learned, "score_knock", noting)
+    monkeypatch.setattr(learned_rows, "score_knock", noting)
     checked = 0
     failed: list[BaseException] = []  # a strategy's exception forfeits its hand: kept to raise here
 
@@ -73,9 +73,9 @@ def test_the_deals_hold_unseen_cards_and_the_features_are_what_they_say(monkeypa
             dw = view.discard_deadwood
             if dw:
                 scored.clear()
-                got = learned.sampled_knock(view, dw, rest)
+                got = learned_rows.sampled_knock(view, dw, rest)
                 assert len(scored) == KNOCK_WORLDS
-                assert learned.sampled_knock(view, dw, rest) == got  # the same question, the same deals
+                assert learned_rows.sampled_knock(view, dw, rest) == got  # the same question, the same deals
                 mine = view.hand | view.unseen()
                 tables = tables_for(view.rules.max_run_length)
                 for kept, d, opp, _ in scored[:KNOCK_WORLDS]:
@@ -106,13 +106,13 @@ def test_only_a_knock_head_that_weighs_the_deals_deals_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rules_name: str, deals: bool
 ) -> None:
     calls: list[int] = []
-    real = learned.sampled_knock
+    real = learned_rows.sampled_knock
 
     def counting(view: PlayerView, dw: int, rest: int) -> list[float]:
         calls.append(dw)
         return real(view, dw, rest)
 
-    monkeypatch.setattr(learned, "sampled_knock", counting)
+    monkeypatch.setattr(learned_rows, "sampled_knock", counting)
     plain = tmp_path / "plain.npz"
     save_heads(plain, {**{k: h.widened(h.names) for k, h in MODEL.items()}})
     _hands(f"learned:model={plain}", rules_name)

@@ -87,6 +87,7 @@ from ginsim.strategies.learned_rows import (
     TAKE_FEATURES,
     Context,
     card_numbers,
+    card_scalars,
     card_sets,
     discard_row,
     discard_rows,
@@ -245,9 +246,11 @@ class Learned(Strategy):
     def discard_values(self, view: PlayerView, ctx: Context, cards: list[Card], rows: list[list[float]]) -> np.ndarray:
         """The value of letting each of ``cards`` go (their discard rows ``rows``): the discard
         head's, plus the card value's where the cheap heads play and the model has one."""
-        values = self.heads_for(view)["discard"].score(np.array(rows))
+        table = np.array(rows)
+        values = self.heads_for(view)["discard"].score(table)
         if self.cards is not None and view.rules.undercut_bonus <= CHEAP_UNDERCUT:
-            nums = np.array([card_numbers(view, ctx, row) for row in rows])
+            scalars = np.array(card_scalars(view, ctx))
+            nums = np.concatenate([np.broadcast_to(scalars, (len(rows), len(scalars))), table], axis=1)
             values = values + self.cards.afterstates(view.hand, cards, card_sets(view), nums)
         return values
 

@@ -160,15 +160,21 @@ def discard_rows(ctx: Context, hand: Mask, banned: Mask) -> tuple[list[Card], li
     return cards, rows
 
 
-def card_numbers(view: PlayerView, ctx: Context, row: list[float]) -> list[float]:
-    """The numbers (``CARD_NUMBERS``) a card value reads of a discard whose discard head row
-    is ``row``: the stage, the stock, the opponent's kind, the scores and the deal."""
+def card_scalars(view: PlayerView, ctx: Context) -> list[float]:
+    """The first numbers of ``CARD_NUMBERS``, the same for every discard of a decision: the
+    stage, the stock, the opponent's kind, the scores and the deal."""
     mine, theirs = view.scores
     target = float(view.rules.target_score)
     return [
         min(view.turn, 30) / 20.0, view.stock_size / 31.0, ctx.hunter, ctx.keeper,
-        mine / target, theirs / target, 1.0 if view.is_dealer else 0.0, *row,
+        mine / target, theirs / target, 1.0 if view.is_dealer else 0.0,
     ]  # fmt: skip
+
+
+def card_numbers(view: PlayerView, ctx: Context, row: list[float]) -> list[float]:
+    """The numbers (``CARD_NUMBERS``) a card value reads of a discard whose discard head row
+    is ``row``."""
+    return [*card_scalars(view, ctx), *row]
 
 
 def card_sets(view: PlayerView) -> tuple[int, int, int]:

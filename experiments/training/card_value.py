@@ -36,8 +36,6 @@ from ginsim.strategies.learned import (
     CARD_NUMBERS,
     CARD_SETS,
     CARDS,
-    CHEAP_HEADS,
-    HEADS,
     MODEL_FILE,
     Context,
     Learned,
@@ -56,7 +54,7 @@ from ginsim.engine.rng import SeededRandom
 from ginsim.engine.rules import preset_rules
 from ginsim.engine.spec import parse_spec
 from ginsim.engine.strategy import Strategy
-from ginsim.engine.valuemodel import CardValue, load_heads, save_heads
+from ginsim.engine.valuemodel import CardValue
 from ginsim.engine.view import PlayerView
 from ginsim.errors import StrategySpecError
 
@@ -96,7 +94,7 @@ def judged(
     hand = view.hand
     first = sample_of(view, ctx, hand, cards[0], [])
     nums = np.array([first[1] + rows[i] for i in pick], dtype=np.float32)
-    values = net.card_value().afterstates(hand, [cards[i] for i in pick], first[0][2:], nums)
+    values = net.discard_values(hand, [cards[i] for i in pick], first[0][2:], nums)
     total = np.full(len(cards), -np.inf)
     total[pick] = scores[pick] + weight * values
     return total
@@ -250,6 +248,28 @@ class ValueNet:
             )
         return self._card_value
 
+    def discard_values(self, hand: int, cards: Sequence[Card], shared: Sequence[int], nums: np.ndarray) -> np.ndarray:
+        """``value`` of letting each of ``cards`` go from the 11-card ``hand`` (``shared``: the
+        last three masks of ``sample_of``; ``nums``: each option's numbers), the first layer's
+        shared rows added once. The arithmetic the samples were collected with, kept as it was
+        so that ``make_card_value.sh`` replays them; ``CardValue.afterstates`` gives the same
+        values up to rounding."""
+        p = self.p
+        w1 = p["w1"]
+        idx: list[int] = []
+        for offset, m in zip((0, 104, 156, 208), (hand, *shared), strict=True):
+            while m:
+                low = m & -m
+                m ^= low
+                idx.append(offset + low.bit_length() - 1)
+        base = p["b1"] + w1[idx].sum(axis=0)
+        drop = np.asarray(cards)
+        scaled = (nums - p["mean"]) / p["scale"]
+        pre = base + w1[52 + drop] - w1[drop] + scaled @ w1[MASKS * 52 :]
+        a1 = np.maximum(pre, 0.0)
+        a2 = np.maximum(a1 @ p["w2"] + p["b2"], 0.0)
+        return a2 @ p["w3"] + p["b3"][0]
+
     def step(self, x: np.ndarray, y: np.ndarray, adam: dict[str, Any], rate: float) -> float:
         """One Adam step on the squared error of a batch; the batch's mean squared error."""
         p = self.p
@@ -348,17 +368,20 @@ def fit(
 
 
 def ship(model: Path, value: ValueNet, weight: float, out: Path, meta: dict[str, float]) -> None:
-    """Write to ``out`` the model file ``model`` (its heads and numbers; any card value it has
-    replaced) with ``weight`` times ``value`` as its card value (``learned.CARDS``): ``learned``
-    playing ``out`` adds it to its cheap discard head, as ``Valued`` does with that weight."""
-    heads, numbers = load_heads(model, {**HEADS, **CHEAP_HEADS}, required=False)
-    if not HEADS.keys() <= heads.keys() or not CHEAP_HEADS.keys() <= heads.keys():
+    """Write to ``out`` the model file ``model`` (its heads and numbers as they are; any card
+    value it has replaced) with ``weight`` times ``value`` as its card value (``learned.CARDS``):
+    ``learned`` playing ``out`` adds it to its cheap discard head, as ``Valued`` does with that
+    weight."""
+    heads, cheap, _ = read_model(model)[0]
+    if cheap is heads:
         raise ValueError(f"model file {model}: a card value is played beside cheap heads, and it has none")
-    p = {k: v.astype(np.float64) for k, v in value.p.items()}
-    cards = CardValue(
-        CARD_NUMBERS, MASKS, p["mean"], p["scale"], p["w1"], p["b1"], p["w2"], p["b2"], p["w3"], float(p["b3"][0])
-    ).scaled(weight)
-    save_heads(out, heads, {**numbers, **meta, "card_weight": weight}, cards={CARDS: cards})
+    with np.load(model, allow_pickle=False) as data:
+        arrays = {k: data[k] for k in data.files if not k.startswith(CARDS + ".")}
+    cards = value.card_value().scaled(weight)  # in float32, the precision it was fitted in
+    arrays.update(cards.arrays(CARDS))
+    arrays.update({f"meta.{k}": np.asarray(float(v)) for k, v in {**meta, "card_weight": weight}.items()})
+    with open(out, "wb") as f:
+        np.savez_compressed(f, **arrays)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

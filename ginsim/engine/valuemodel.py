@@ -116,7 +116,7 @@ class CardValue:
     b1) + b2) + b3``, where ``x`` is each card set's 52 bits (card ``c`` of set ``k`` is input
     ``52 k + c``) followed by the numbers scaled as ``(number - mean) / scale``."""
 
-    __slots__ = ("names", "masks", "mean", "scale", "w1", "b1", "w2", "b2", "w3", "b3")
+    __slots__ = ("names", "masks", "mean", "scale", "w1", "b1", "w2", "b2", "w3", "b3", "_swap", "_wn", "_bn")
 
     def __init__(
         self,
@@ -131,7 +131,7 @@ class CardValue:
         w3: np.ndarray,
         b3: float,
     ) -> None:
-        # float64 unless the weights are float32 (a network being trained keeps its own)
+        # float64 unless the weights are float32 (a network trained in float32 plays in it)
         dt = np.result_type(np.asarray(w1).dtype, np.float32)
         self.names = tuple(names)
         self.masks = int(masks)
@@ -146,9 +146,15 @@ class CardValue:
             raise ModelFileError(f"a card value of {self.masks} card sets and {n} numbers: weights of the wrong shape")
         if np.any(self.scale == 0.0):
             raise ModelFileError("a card value has a number scaled by zero")
+        # for ``afterstates``: a card moved from the first set to the second, and the numbers'
+        # scaling folded into their weights
+        numbers = self.w1[52 * self.masks :]
+        self._swap = self.w1[52:104] - self.w1[:52]
+        self._wn = numbers / self.scale[:, None]
+        self._bn = self.b1 - (self.mean / self.scale) @ numbers
 
     def scaled(self, factor: float) -> CardValue:
-        """This value times ``factor`` (its last layer scaled)."""
+        """This value times ``factor`` (its last layer scaled, in its own precision)."""
         return CardValue(
             self.names, self.masks, self.mean, self.scale, self.w1, self.b1, self.w2, self.b2,
             self.w3 * factor, self.b3 * factor,
@@ -169,16 +175,14 @@ class CardValue:
         once, then each option changes two rows and its numbers: one small product."""
         if len(shared) != self.masks - 2:
             raise ValueError(f"a card value over {self.masks} card sets takes {self.masks - 2} shared ones")
-        w1 = self.w1
         idx: list[int] = []
         for offset, m in zip(range(0, 52 * self.masks, 52), (hand, 0, *shared), strict=True):
             while m:
                 low = m & -m
                 m ^= low
                 idx.append(offset + low.bit_length() - 1)
-        base = self.b1 + w1[idx].sum(axis=0)
-        drop = np.asarray(cards, dtype=np.int64)
-        pre = base + w1[52 + drop] - w1[drop] + ((np.asarray(nums) - self.mean) / self.scale) @ w1[52 * self.masks :]
+        base = self._bn + self.w1[idx].sum(axis=0)
+        pre = base + self._swap[np.asarray(cards, dtype=np.int64)] + np.asarray(nums, dtype=self.w1.dtype) @ self._wn
         return self._top(np.maximum(pre, 0.0))
 
     def _top(self, a1: np.ndarray) -> np.ndarray:
@@ -188,7 +192,7 @@ class CardValue:
         """This value's arrays under ``key`` in a model file."""
         out = {f"{key}.names": np.array(self.names), f"{key}.masks": np.asarray(float(self.masks))}
         for part in _CARD_PARTS:
-            out[f"{key}.{part}"] = np.asarray(getattr(self, part), dtype=np.float64)
+            out[f"{key}.{part}"] = np.asarray(getattr(self, part))  # float32 stays float32
         return out
 
 

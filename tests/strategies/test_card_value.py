@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from ginsim.strategies.learned import Learned
+from support.learned import heads_only
 from support.training import training_module
 
 from ginsim.engine.playhand import play_hand
@@ -94,10 +94,9 @@ def test_with_weight_zero_it_plays_as_learned(tmp_path: Path) -> None:
     cv.save_value(path, cv.ValueNet.fresh(np.zeros(width), np.ones(width), 8, np.random.default_rng(1)), {})
     changed = 0
     for h in range(6):
-        heads_only = Learned()
-        heads_only.cards = None  # Valued's network stands in for the shipped card value
-        assert _moves(player.Valued(value=str(path), weight=0.0), h) == _moves(heads_only, h)
-        changed += _moves(player.Valued(value=str(path), weight=50.0), h) != _moves(heads_only, h)
+        # Valued's network stands in for the shipped card value
+        assert _moves(player.Valued(value=str(path), weight=0.0), h) == _moves(heads_only(), h)
+        changed += _moves(player.Valued(value=str(path), weight=50.0), h) != _moves(heads_only(), h)
     assert changed > 0  # a network that weighs much moves some discards
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from ginsim.strategies.learned import Learned
+from support.learned import heads_only
 from support.training import training_module
 
 from ginsim.engine.playhand import play_hand
@@ -36,7 +36,7 @@ def test_without_a_confident_playout_it_plays_as_learned(preset: str) -> None:
         me = override.Override(
             samples=4, margin=50.0, top=6, confidence=1e9, take_margin=50.0, teacher="hunter_confidence=1e9"
         )
-        assert _moves(me, preset, h) == _moves(Learned(), preset, h)
+        assert _moves(me, preset, h) == _moves(heads_only(), preset, h)
         assert me.searched > 0 and me.overridden == 0 and me.take_overridden == 0
 
 
@@ -65,7 +65,7 @@ def test_the_checked_player_without_a_confident_playout_plays_as_learned() -> No
     for h in range(4):
         me = checked.LearnedChecked(samples=4, candidates=4, close=50.0, confidence=1e9)
         me.judge.hunter_confidence = 1e9
-        assert _moves(me, "default", h) == _moves(Learned(), "default", h)
+        assert _moves(me, "default", h) == _moves(heads_only(), "default", h)
 
 
 def test_the_search_teaches_records_that_replay(tmp_path: Path) -> None:

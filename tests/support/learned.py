@@ -50,3 +50,11 @@ def rows_of_hands(rules_name: str, hands: int, first_deck: int = 100) -> Seen:
         play_hand(rules, [me, parse_spec("simple").build()], deck, h % 2, (0, 0), (h, h + 1))
         seen += me.seen
     return seen
+
+
+def heads_only(**params: Any) -> Learned:
+    """``learned`` playing its model's heads without its card value: the players of the
+    experiments that search or check the heads' choices build on these."""
+    player = Learned(**params)
+    player.cards = None
+    return player

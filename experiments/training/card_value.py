@@ -100,20 +100,30 @@ def judged(
     return total
 
 
-class Noter(Learned):
-    """``learned`` noting each discard it makes (the masks and numbers of ``sample_of``);
-    with chance ``explore_discards`` a discard is its second or third best instead. Given a
-    network (``value``, a file), its discards are judged as ``card_value_player.Valued``
-    judges them (``weight``, ``top``)."""
+class Judged(Learned):
+    """``learned`` whose discards are valued by its discard head plus ``weight`` times a card
+    value network (``value``, a file; none: the head alone), for the head's best ``top`` (0:
+    all): ``judged``. The model file's own card value, if any, is not played."""
 
-    def __init__(
-        self, explore_discards: float = 0.0, value: str = "", weight: float = 1.0, top: int = 0, **params: Any
-    ) -> None:
+    def __init__(self, value: str = "", weight: float = 1.0, top: int = 0, **params: Any) -> None:
         super().__init__(**params)
-        self.explore_discards = explore_discards
         self.net = network(value) if value else None
+        self.value = value
         self.weight = weight
         self.top = top
+
+    def discard_values(self, view: PlayerView, ctx: Context, cards: list[Card], rows: list[list[float]]) -> np.ndarray:
+        scores = self.heads_for(view)["discard"].score(np.array(rows))
+        return judged(self.net, self.weight, self.top, view, ctx, cards, rows, scores)
+
+
+class Noter(Judged):
+    """``Judged`` noting each discard it makes (the masks and numbers of ``sample_of``); with
+    chance ``explore_discards`` a discard is its second or third best instead."""
+
+    def __init__(self, explore_discards: float = 0.0, **params: Any) -> None:
+        super().__init__(**params)
+        self.explore_discards = explore_discards
         self.noted: list[tuple[list[int], list[float]]] = []
 
     def discard(self, view: PlayerView) -> Card:
@@ -122,9 +132,7 @@ class Noter(Learned):
         cards, rows = discard_rows(ctx, hand, hand & ~view.legal_discards())
         pick = 0
         if len(cards) > 1:
-            scores = self.heads_for(view)["discard"].score(np.array(rows))
-            values = judged(self.net, self.weight, self.top, view, ctx, cards, rows, scores)
-            order = np.argsort(-values)
+            order = np.argsort(-self.discard_values(view, ctx, cards, rows))
             if self.explore_discards and view.rng.random() < self.explore_discards:
                 pick = 1 + view.rng.below(min(2, len(cards) - 1))
             pick = int(order[pick])

@@ -76,6 +76,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 from ginsim.strategies.learned_rows import (
@@ -111,6 +112,7 @@ __all__ = [  # the strategy, its model, and the rows it weighs (``learned_rows``
     "CARD_NUMBERS",
     "CARD_SETS",
     "CHEAP",
+    "CHEAP_CARDS",
     "CHEAP_HEADS",
     "CHEAP_MODEL",
     "CHEAP_UNDERCUT",
@@ -121,9 +123,11 @@ __all__ = [  # the strategy, its model, and the rows it weighs (``learned_rows``
     "MODEL",
     "MODEL_FILE",
     "SAMPLED_KNOCK",
+    "SHIPPED",
     "TAKE_FEATURES",
     "Context",
     "Learned",
+    "Model",
     "card_numbers",
     "card_sets",
     "discard_row",
@@ -152,34 +156,57 @@ elsewhere."""
 CHEAP = "cheap."
 """The prefix of the cheap heads' keys in a model file."""
 CHEAP_HEADS = {CHEAP + key: names for key, names in HEADS.items()}
-CARDS = CHEAP + "cards"
-"""The key of the card value played beside the cheap heads, if the file has one."""
-Model = tuple[dict[str, Head], dict[str, Head], CardValue | None]
-"""A model's heads: those played where undercuts cost more than ``CHEAP_UNDERCUT``, and those
-played where they cost that or less (the same heads when the file has no cheap ones); and the
-card value added to the cheap discard head, if any."""
+CARDS = "cards"
+"""The key of the card value added to the discard head of the heads, if the file has one."""
+CHEAP_CARDS = CHEAP + CARDS
+"""The key of the card value added to the cheap discard head, if the file has one."""
+
+
+class Model(NamedTuple):
+    """A model file's heads and card values, by the rules they play under."""
+
+    heads: dict[str, Head]
+    """Played where undercuts cost more than ``CHEAP_UNDERCUT``, and everywhere when the file
+    has no cheap heads."""
+    cheap: dict[str, Head]
+    """Played where they cost that or less (``heads`` when the file has no cheap ones)."""
+    cards: CardValue | None
+    """Added to the discard head of ``heads``, if the file has one (``CARDS``)."""
+    cheap_cards: CardValue | None
+    """Added to the cheap discard head (``CHEAP_CARDS``; ``cards`` when the file has no cheap
+    heads)."""
+
+
+def _card_value(path: str | Path, key: str) -> CardValue | None:
+    cards = load_card_value(path, key, CARD_NUMBERS)
+    if cards is not None and cards.masks != CARD_SETS:
+        raise ModelFileError(f"model file {path}: card value {key!r} needs {CARD_SETS} card sets")
+    return cards
 
 
 def read_model(path: str | Path) -> tuple[Model, dict[str, float]]:
-    """The heads of the model file ``path`` and its named numbers."""
+    """The heads and card values of the model file ``path``, and its named numbers."""
     heads, meta = load_heads(path, HEADS, widen=True)
     cheap = load_heads(path, CHEAP_HEADS, required=False, widen=True)[0]
     if cheap and len(cheap) != len(HEADS):
         raise ModelFileError(f"model file {path}: it has some cheap heads but not all")
-    cards = load_card_value(path, CARDS, CARD_NUMBERS)
-    if cards is not None and (not cheap or cards.masks != CARD_SETS):
-        raise ModelFileError(f"model file {path}: a card value needs cheap heads and {CARD_SETS} card sets")
-    return (heads, {key[len(CHEAP) :]: head for key, head in cheap.items()} or heads, cards), meta
+    cards, cheap_cards = _card_value(path, CARDS), _card_value(path, CHEAP_CARDS)
+    if cheap_cards is not None and not cheap:
+        raise ModelFileError(f"model file {path}: card value {CHEAP_CARDS!r} needs cheap heads")
+    if not cheap:
+        return Model(heads, heads, cards, cards), meta
+    return Model(heads, {key[len(CHEAP) :]: head for key, head in cheap.items()}, cards, cheap_cards), meta
 
 
-(MODEL, CHEAP_MODEL, CARD_MODEL), MODEL_META = read_model(MODEL_FILE)
+SHIPPED, MODEL_META = read_model(MODEL_FILE)
+MODEL, CHEAP_MODEL = SHIPPED.heads, SHIPPED.cheap
 _OTHER_MODELS: dict[str, Model] = {}  # model files named by ``model``, read once each
 
 
 def model_heads(path: str) -> Model:
-    """Both sets of heads of the model file ``path`` ("": the shipped model), read once."""
+    """The heads and card values of the model file ``path`` ("": the shipped model), read once."""
     if not path:
-        return MODEL, CHEAP_MODEL, CARD_MODEL
+        return SHIPPED
     if path not in _OTHER_MODELS:
         _OTHER_MODELS[path] = read_model(path)[0]
     return _OTHER_MODELS[path]
@@ -219,7 +246,7 @@ class Learned(Strategy):
         self.hunter_prior = hunter_prior
         self.explore = explore
         self.model = model
-        self.heads, self.cheap_heads, self.cards = model_heads(model)
+        self.heads, self.cheap_heads, self.cards, self.cheap_cards = model_heads(model)
         self._sampling: dict[Head, bool] = {}  # by knock head: whether it weighs the sampled deals
         self._hunter = GameEvidence(_hunter_read)
         self._keeper = GameEvidence(_keeper_read)
@@ -234,6 +261,10 @@ class Learned(Strategy):
         """The heads that play under ``view``'s rules (``CHEAP_UNDERCUT``)."""
         return self.cheap_heads if view.rules.undercut_bonus <= CHEAP_UNDERCUT else self.heads
 
+    def cards_for(self, view: PlayerView) -> CardValue | None:
+        """The card value added to the discard head under ``view``'s rules, if any."""
+        return self.cheap_cards if view.rules.undercut_bonus <= CHEAP_UNDERCUT else self.cards
+
     def _explores(self, view: PlayerView) -> bool:
         return self.explore > 0.0 and view.rng.random() < self.explore
 
@@ -246,13 +277,14 @@ class Learned(Strategy):
 
     def discard_values(self, view: PlayerView, ctx: Context, cards: list[Card], rows: list[list[float]]) -> np.ndarray:
         """The value of letting each of ``cards`` go (their discard rows ``rows``): the discard
-        head's, plus the card value's where the cheap heads play and the model has one."""
+        head's, plus the card value's where the model has one for these rules (``cards_for``)."""
         table = np.array(rows)
         values = self.heads_for(view)["discard"].score(table)
-        if self.cards is not None and view.rules.undercut_bonus <= CHEAP_UNDERCUT:
+        value = self.cards_for(view)
+        if value is not None:
             scalars = np.array(card_scalars(view, ctx))
             nums = np.concatenate([np.broadcast_to(scalars, (len(rows), len(scalars))), table], axis=1)
-            values = values + self.cards.afterstates(view.hand, cards, card_sets(view), nums)
+            values = values + value.afterstates(view.hand, cards, card_sets(view), nums)
         return values
 
     def discard(self, view: PlayerView) -> Card:

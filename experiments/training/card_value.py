@@ -36,6 +36,8 @@ from ginsim.strategies.learned import (
     CARD_NUMBERS,
     CARD_SETS,
     CARDS,
+    CHEAP_CARDS,
+    CHEAP_UNDERCUT,
     MODEL_FILE,
     Context,
     Learned,
@@ -375,19 +377,26 @@ def fit(
     return net
 
 
-def ship(model: Path, value: ValueNet, weight: float, out: Path, meta: dict[str, float]) -> None:
-    """Write to ``out`` the model file ``model`` (its heads and numbers as they are; any card
-    value it has replaced) with ``weight`` times ``value`` as its card value (``learned.CARDS``):
-    ``learned`` playing ``out`` adds it to its cheap discard head, as ``Valued`` does with that
-    weight."""
-    heads, cheap, _ = read_model(model)[0]
-    if cheap is heads:
-        raise ValueError(f"model file {model}: a card value is played beside cheap heads, and it has none")
+def ship(
+    model: Path, value: ValueNet, weight: float, out: Path, meta: dict[str, float], preset: str = "default"
+) -> None:
+    """Write to ``out`` the model file ``model`` (its heads, numbers and other card value as they
+    are) with ``weight`` times ``value`` as the card value of the heads that play under
+    ``preset``: ``learned.CHEAP_CARDS`` where undercuts are cheap (the default and classic
+    rules), ``learned.CARDS`` elsewhere. ``learned`` playing ``out`` adds it to those heads'
+    discard values, as ``Valued`` does with that weight."""
+    cheap = preset_rules(preset).undercut_bonus <= CHEAP_UNDERCUT
+    key = CHEAP_CARDS if cheap else CARDS
+    heads = read_model(model)[0]
+    if cheap and heads.cheap is heads.heads:
+        raise ValueError(f"model file {model}: under {preset} rules its cheap heads play, and it has none")
     with np.load(model, allow_pickle=False) as data:
-        arrays = {k: data[k] for k in data.files if not k.startswith(CARDS + ".")}
+        arrays = {k: data[k] for k in data.files if not k.startswith(key + ".") and not k.startswith(f"meta.{key}.")}
     cards = value.card_value().scaled(weight)  # in float32, the precision it was fitted in
-    arrays.update(cards.arrays(CARDS))
-    arrays.update({f"meta.{k}": np.asarray(float(v)) for k, v in {**meta, "card_weight": weight}.items()})
+    arrays.update(cards.arrays(key))
+    prefix = "" if cheap else f"{key}."  # the cheap card value's numbers kept their first names
+    named = {**meta, "card_weight": weight}
+    arrays.update({f"meta.{prefix}{k}": np.asarray(float(v)) for k, v in named.items()})
     with open(out, "wb") as f:
         np.savez_compressed(f, **arrays)
 
@@ -427,18 +436,21 @@ def _main(argv: Sequence[str] | None) -> int:
     s.add_argument("--model", type=Path, default=MODEL_FILE, help="the model file whose heads are kept")
     s.add_argument("--value", type=Path, required=True, help="the network (fit --out)")
     s.add_argument("--weight", type=float, required=True)
+    s.add_argument("--preset", default="default", help="the rules whose heads it joins (default: default)")
     s.add_argument("--out", type=Path, required=True)
     a = parser.parse_args(argv)
     if a.cmd == "ship":
         if not a.weight > 0.0:
             raise ValueError("--weight must be above 0")
+        preset_rules(a.preset)  # an unknown preset: one line
         net = load_value(a.value)
         with np.load(a.value) as d:
             made = json.loads(str(d["meta"])) if "meta" in d.files else {}
         meta = {f"card_{k}": float(v) for k, v in made.items() if k in ("samples", "hidden", "epochs", "seed")}
-        ship(a.model, net, a.weight, a.out, meta)
+        ship(a.model, net, a.weight, a.out, meta, a.preset)
         read_model(a.out)  # it loads as learned reads it
-        print(json.dumps({"out": str(a.out), "bytes": a.out.stat().st_size, "weight": a.weight, **meta}))
+        said = {"out": str(a.out), "bytes": a.out.stat().st_size, "preset": a.preset, "weight": a.weight, **meta}
+        print(json.dumps(said))
         return 0
     if a.cmd == "collect":
         if a.games < 1 or a.jobs < 1 or not 0.0 <= a.explore <= 1.0:

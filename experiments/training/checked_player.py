@@ -35,7 +35,7 @@ class LearnedChecked(Learned):
         self, samples: int = 48, candidates: int = 3, close: float = 1.0, confidence: float = 0.5, model: str = ""
     ) -> None:
         super().__init__(model=model)
-        self.cards = None  # the heads alone, as this was measured (no card value)
+        self.cards = self.cheap_cards = None  # the heads alone, as this was measured (no card value)
         if samples < 1 or candidates < 1 or not close >= 0 or not confidence >= 0:
             raise ValueError("samples and candidates must be >= 1, close and confidence >= 0")
         self.samples = samples

@@ -156,7 +156,7 @@ class Candidate(Learned):
     def __init__(self, heads: dict[str, Head]) -> None:
         super().__init__()
         self.heads = self.cheap_heads = heads
-        self.cards = None
+        self.cards = self.cheap_cards = None
 
 
 def play_pairing(thetas: Sequence[np.ndarray], like: dict[str, Head], pairing: str, seeds: Sequence[int]) -> np.ndarray:

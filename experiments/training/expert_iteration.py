@@ -59,7 +59,7 @@ class Searcher(Learned):
         self, rules: Rules, label: float, worlds: int, seed: int, model: str = "", truth: bool = False
     ) -> None:
         super().__init__(model=model)
-        self.cards = None  # the heads alone, as this was measured (no card value)
+        self.cards = self.cheap_cards = None  # the heads alone, as this was measured (no card value)
         self.truth = truth
         self.rollout_opponent: Callable[[], Strategy] | None = None  # set by the harness
         self.deck: list[int] = []  # the hand's deck, set by the harness (``truth`` only)

@@ -44,7 +44,7 @@ class KnockExplorer(Learned):
     def __init__(self, knock_explore: float = 0.3, **params: Any) -> None:
         super().__init__(**params)
         self.cheap_heads = self.heads
-        self.cards = None
+        self.cards = self.cheap_cards = None
         self.knock_explore = knock_explore
         self.noted: list[tuple[list[float], bool]] = []
 

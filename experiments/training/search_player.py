@@ -33,7 +33,7 @@ class LearnedSearch(Learned):
 
     def __init__(self, worlds: int = 8, top: int = 3, seed: int = 1) -> None:
         super().__init__()
-        self.cards = None  # the heads alone, as this was measured (no card value)
+        self.cards = self.cheap_cards = None  # the heads alone, as this was measured (no card value)
         self.worlds = worlds
         self.top = top
         self.rand = random.Random(seed)

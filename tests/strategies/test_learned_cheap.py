@@ -12,6 +12,7 @@ import pytest
 from ginsim.strategies.learned import (
     CARDS,
     CHEAP,
+    CHEAP_CARDS,
     CHEAP_MODEL,
     CHEAP_UNDERCUT,
     HEADS,
@@ -42,7 +43,7 @@ def _hands(rules_name: str, me: str | None, n: int = 6) -> list[HandResult]:
 
 
 def test_the_shipped_model_has_cheap_heads_on_the_same_features() -> None:
-    heads, cheap, _ = read_model(MODEL_FILE)[0]
+    heads, cheap = read_model(MODEL_FILE)[0][:2]
     assert set(cheap) == set(HEADS)
     for key, names in HEADS.items():
         assert cheap[key].names == names == CHEAP_MODEL[key].names
@@ -66,13 +67,13 @@ def test_the_cheap_heads_play_where_undercuts_cost_ten_or_less(rules_name: str, 
 def test_its_play_is_the_play_of_the_heads_its_rules_choose(tmp_path: Path, rules_name: str, which: str) -> None:
     """The shipped model plays, hand for hand, as a file holding only the heads its rules
     choose; under the default rules that is not the play of the other heads."""
-    heads, cheap, cards = read_model(MODEL_FILE)[0]
+    heads, cheap, cards, cheap_cards = read_model(MODEL_FILE)[0]
     alone = tmp_path / "alone.npz"
-    if which == "heads":
-        save_heads(alone, heads)
+    if which == "heads":  # the heads and the card value beside them
+        save_heads(alone, heads, cards={CARDS: cards} if cards else None)
     else:  # the cheap heads and the card value beside them
         both = {**heads, **{CHEAP + k: h for k, h in cheap.items()}}
-        save_heads(alone, both, cards={CARDS: cards} if cards else None)
+        save_heads(alone, both, cards={CHEAP_CARDS: cheap_cards} if cheap_cards else None)
     assert _hands(rules_name, None) == _hands(rules_name, str(alone))
     if which == "cheap":
         other = tmp_path / "other.npz"
@@ -96,8 +97,8 @@ def test_a_model_with_some_cheap_heads_but_not_all_is_refused(tmp_path: Path) ->
         read_model(bad)
     plain = tmp_path / "plain.npz"
     save_heads(plain, MODEL)
-    heads, cheap, _ = read_model(plain)[0]
-    assert cheap is heads
+    model = read_model(plain)[0]
+    assert model.cheap is model.heads
 
 
 def test_the_cheap_heads_script_writes_both_sets(tmp_path: Path) -> None:
@@ -106,7 +107,7 @@ def test_the_cheap_heads_script_writes_both_sets(tmp_path: Path) -> None:
     save_heads(cheap, CHEAP_MODEL, {"seed": 5001})
     out = tmp_path / "out.npz"
     assert training_module("cheap_heads").main([str(base), str(cheap), "--out", str(out)]) == 0
-    (heads, cheap_heads, _), meta = read_model(out)
+    (heads, cheap_heads, _, _), meta = read_model(out)
     for key in HEADS:
         assert np.array_equal(heads[key].w2, MODEL[key].w2)
         assert np.array_equal(cheap_heads[key].w2, CHEAP_MODEL[key].w2)

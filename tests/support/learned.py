@@ -56,5 +56,5 @@ def heads_only(**params: Any) -> Learned:
     """``learned`` playing its model's heads without its card value: the players of the
     experiments that search or check the heads' choices build on these."""
     player = Learned(**params)
-    player.cards = None
+    player.cards = player.cheap_cards = None
     return player

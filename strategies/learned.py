@@ -52,24 +52,25 @@ head with one hidden layer of 16 units, distilled from ``patient``'s stronger se
 the default rules only; where undercuts are cheap the race to a knock decides more hands,
 and the stronger teacher runs it better than a linear student of the default one learned to.
 
-There the discard head has a partner with no teacher: a *card value* (``CARDS``), a network of
-two ReLU layers (256 and 128 units) over the cards themselves - the ten kept, the card let
-go, the opponent's known cards, those it let go or passed on, the pile (``CARD_SETS``) - and
-a few numbers (``CARD_NUMBERS``: the stage, the stock, the opponent's kind, the scores, the
-deal and the discard's own row), trained to predict the points the hand then scored for the
-seat. Its value of each discard is added to the head's (``discard_values``). It learned from
-outcomes of real deals, not from a teacher's sampled worlds, over five rounds of policy
-iteration: about 15 million discards of ``learned`` and of ``learned`` judged by the previous
-round's network, against ``simple``, ``aware``, a gin hunter and itself, each round's
-network fitted on everything so far (``experiments/training/card_value.py``). A network
-over the cards can tell the deal from the option where the features cannot, and since the
-options of one decision share everything but the card let go and their rows, its error about
-the deal moves every option alike and changes no choice. It costs about a quarter of the
-speed there: ``learned`` plays at about three times ``patient``'s speed under the default and
-classic rules, five times under the others. The model is ``learned.npz`` beside this file
-(``model`` names another; a file without cheap heads plays its heads under every rule set,
-one without a card value its heads alone); docs/notes/2026-12-learned.md has the
-measurements.
+Each set of heads has a discard partner with no teacher: a *card value* (``CHEAP_CARDS``
+beside the cheap heads, ``CARDS`` beside the others), a network of two ReLU layers (256 and
+128 units) over the cards themselves - the ten kept, the card let go, the opponent's known
+cards, those it let go or passed on, the pile (``CARD_SETS``) - and a few numbers
+(``CARD_NUMBERS``: the stage, the stock, the opponent's kind, the scores, the deal and the
+discard's own row), trained to predict the points the hand then scored for the seat. Its
+value of each discard is added to the head's (``discard_values``, ``cards_for``). Each
+learned from outcomes of real deals, not from a teacher's sampled worlds, over rounds of
+policy iteration under the rules of its heads: ``learned`` and ``learned`` judged by the
+previous round's network played against ``simple``, ``aware``, a gin hunter and itself, and
+each round's network was fitted on everything so far (``experiments/training/card_value.py``;
+five rounds and 15 million discards under the default rules, four rounds and 12 million
+under the EAAI rules). A network over the cards can tell the deal from the option where the
+features cannot, and since the options of one decision share everything but the card let go
+and their rows, its error about the deal moves every option alike and changes no choice. It
+costs about a quarter of the speed: ``learned`` plays at about three times ``patient``'s
+speed. The model is ``learned.npz`` beside this file (``model`` names another; a file without
+cheap heads plays its heads and their card value under every rule set, one without a card
+value its heads alone); docs/notes/2026-12-learned.md has the measurements.
 """
 
 from __future__ import annotations
@@ -225,8 +226,8 @@ class Learned(Strategy):
     """Scores every discard, the upcard and every knock with a small learned model over
     features of its view (deadwood, live outs, danger, stage, undercut cost, the
     opponent's kind) and plays the best-valued option; where an undercut costs 10 points or
-    less, the model's cheap heads score instead (``heads_for``), a discard with the card value
-    added (``discard_values``). ``explore`` (for training) takes that
+    less, the model's cheap heads score instead (``heads_for``); a discard has the card value
+    of those heads added (``cards_for``, ``discard_values``). ``explore`` (for training) takes that
     share of decisions the other way (a discard: the second or third best); ``model`` is a
     model file to play instead of the shipped one."""
 
@@ -234,8 +235,8 @@ class Learned(Strategy):
     description = (
         "fast learned evaluation: a small model, distilled from patient and improved by play"
         " (evolution strategies), weighs deadwood, live outs, danger, stage, undercut cost and whether"
-        " the opponent hunts gin; where undercuts are cheap, heads distilled from patient's stronger setting"
-        " and a value of the kept cards learned from the points hands scored"
+        " the opponent hunts gin; where undercuts are cheap, heads distilled from patient's stronger setting;"
+        " and under every rule set a value of the kept cards learned from the points hands scored"
     )
 
     def __init__(self, hunter_prior: float = 0.3, explore: float = 0.0, model: str = "") -> None:

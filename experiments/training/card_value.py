@@ -18,6 +18,10 @@ every discard it makes is noted (``sample_of``) with the hand's points from its 
 suits are symmetric under these rules, so training sees each sample under a random
 permutation of the suits (``permute``). ``fit`` trains the network (two ReLU layers,
 Adam in NumPy, squared error) and writes it with ``save_value``; ``ValueNet`` scores rows.
+``ship`` writes a network into a model file as the card value of the heads that play under a
+preset (``--preset``: default, the cheap heads' ``cheap.cards``; eaai, the other heads'
+``cards``). ``--preset eaai`` collects under the EAAI rules (the twelfth attempt,
+``make_card_value_eaai.sh``).
 """
 
 from __future__ import annotations

@@ -5,9 +5,10 @@ Each discard the model's head weighs is scored ``head + weight * value``, the va
 network's points of the hand after keeping those ten cards and letting that one go; with
 ``weight=0`` it plays exactly as ``learned``'s heads alone (the network stands in for any card
 value of the model file). ``top`` limits the value's say to the head's best few discards (0:
-all it weighs). Upcard and knock decisions are ``learned``'s. ``card_value.py ship`` writes a
-network into a model file, where ``learned`` plays it as this does under the default and
-classic rules.
+all it weighs). Upcard and knock decisions are ``learned``'s. ``card_value.py ship --preset P``
+writes a network into a model file beside the heads that play under P's rules, where
+``learned`` then plays it as this does (the default and classic rules share one card value,
+the EAAI, modern and palace rules the other).
 
     ginsim match card_value_player.py:Valued:value=V.npz,weight=1 simple
 """

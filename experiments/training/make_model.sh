@@ -9,7 +9,9 @@
 #    stronger setting distilled under the default rules (seeds 5001 and 5002, the two runs may go
 #    side by side), each head with a hidden layer of 16 units, added to the blend as its cheap heads;
 # 6. the card value played beside the cheap heads: five rounds of play and fitting
-#    (make_card_value.sh, seeds 5142 to 5192), the last round's network written in with weight 4.
+#    (make_card_value.sh, seeds 5142 to 5192), the last round's network written in with weight 4;
+# 7. the card value played beside the other heads: four rounds under the EAAI rules
+#    (make_card_value_eaai.sh, seeds 5211 to 5218), the last network written in with weight 4.
 # Run from the repository's root. OUT (default build/learned) receives the records and the
 # models along the way. Step 3 plays MARJJ_v5, the EAAI-21 champion line's Java player: MARJJ
 # names its java: spec (compile it with experiments/java/compile_marjj.sh; docs/java.md).
@@ -33,4 +35,7 @@ python experiments/training/train_learned.py --fit-only --records "$OUT/cheap-a"
 python experiments/training/cheap_heads.py "$OUT/blend.npz" "$OUT/cheap.npz" --out "$OUT/heads.npz"
 MODEL="$OUT/heads.npz" OUT="$OUT/value" sh experiments/training/make_card_value.sh
 python experiments/training/card_value.py ship --model "$OUT/heads.npz" --value "$OUT/value/vF256.npz" --weight 4 \
-    --out "$SHIP"
+    --out "$OUT/cheap-cards.npz"
+MODEL="$OUT/heads.npz" OUT="$OUT/value-eaai" sh experiments/training/make_card_value_eaai.sh
+python experiments/training/card_value.py ship --model "$OUT/cheap-cards.npz" --value "$OUT/value-eaai/vABCD256.npz" \
+    --weight 4 --preset eaai --out "$SHIP"

@@ -102,6 +102,7 @@ from ginsim.strategies.learned_rows import (
 )
 from ginsim.strategies.patient import HUNTER_EVIDENCE, hand_ending
 
+from ginsim import Rules
 from ginsim.cards import Card
 from ginsim.sampling import GameEvidence, chance, keeper_evidence
 from ginsim.strategy import Strategy
@@ -137,6 +138,7 @@ __all__ = [  # the strategy, its model, and the rows it weighs (``learned_rows``
     "model_heads",
     "next_draw",
     "out_worth",
+    "plays_cheap",
     "read_model",
     "sampled_knock",
     "take_row",
@@ -154,6 +156,14 @@ CHEAP_UNDERCUT = 10
 """Where an undercut is worth this or less (the default and classic presets), a model's
 ``cheap`` heads play, if its file has them (the shipped model's do); its other heads play
 elsewhere."""
+
+
+def plays_cheap(rules: Rules) -> bool:
+    """Whether a model's cheap heads, and the card value beside them, play under ``rules``: an
+    undercut worth ``CHEAP_UNDERCUT`` or less."""
+    return rules.undercut_bonus <= CHEAP_UNDERCUT
+
+
 CHEAP = "cheap."
 """The prefix of the cheap heads' keys in a model file."""
 CHEAP_HEADS = {CHEAP + key: names for key, names in HEADS.items()}
@@ -260,11 +270,11 @@ class Learned(Strategy):
 
     def heads_for(self, view: PlayerView) -> dict[str, Head]:
         """The heads that play under ``view``'s rules (``CHEAP_UNDERCUT``)."""
-        return self.cheap_heads if view.rules.undercut_bonus <= CHEAP_UNDERCUT else self.heads
+        return self.cheap_heads if plays_cheap(view.rules) else self.heads
 
     def cards_for(self, view: PlayerView) -> CardValue | None:
         """The card value added to the discard head under ``view``'s rules, if any."""
-        return self.cheap_cards if view.rules.undercut_bonus <= CHEAP_UNDERCUT else self.cards
+        return self.cheap_cards if plays_cheap(view.rules) else self.cards
 
     def _explores(self, view: PlayerView) -> bool:
         return self.explore > 0.0 and view.rng.random() < self.explore

@@ -41,13 +41,13 @@ from ginsim.strategies.learned import (
     CARD_SETS,
     CARDS,
     CHEAP_CARDS,
-    CHEAP_UNDERCUT,
     MODEL_FILE,
     Context,
     Learned,
     card_numbers,
     card_sets,
     discard_rows,
+    plays_cheap,
     read_model,
 )
 from joblib import Parallel, delayed
@@ -389,7 +389,7 @@ def ship(
     ``preset``: ``learned.CHEAP_CARDS`` where undercuts are cheap (the default and classic
     rules), ``learned.CARDS`` elsewhere. ``learned`` playing ``out`` adds it to those heads'
     discard values, as ``Valued`` does with that weight."""
-    cheap = preset_rules(preset).undercut_bonus <= CHEAP_UNDERCUT
+    cheap = plays_cheap(preset_rules(preset))
     key = CHEAP_CARDS if cheap else CARDS
     heads = read_model(model)[0]
     if cheap and heads.cheap is heads.heads:

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from feature_trial import log_likelihood, split
-from ginsim.strategies.learned import CHEAP_MODEL, CHEAP_UNDERCUT, HEADS, MODEL
+from ginsim.strategies.learned import CHEAP_MODEL, HEADS, MODEL, plays_cheap
 from train_learned import agreement, fine_tune, fit_choice, fit_hidden
 
 from ginsim.engine.rules import preset_rules
@@ -56,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (GinsimError, KeyError, ValueError) as err:
         print(f"label_fit: --preset: {err}", file=sys.stderr)
         return 2
-    shipped = CHEAP_MODEL if rules.undercut_bonus <= CHEAP_UNDERCUT else MODEL
+    shipped = CHEAP_MODEL if plays_cheap(rules) else MODEL
     for head in ("discard", "take"):
         train, test = split(paths, head, args.holdout)
         linear = fit_choice(list(HEADS[head]), *train, 1e-4)

@@ -427,6 +427,9 @@ def _main(argv: Sequence[str] | None) -> int:
     c.add_argument("--value", default="", help="a network the noter's discards are judged by as well")
     c.add_argument("--weight", type=float, default=1.0)
     c.add_argument("--top", type=int, default=0)
+    c.add_argument(
+        "--opponent", action="append", default=[], help=f"whom it plays (repeat; default: {', '.join(OPPONENTS)})"
+    )
     c.add_argument("--out-dir", type=Path, required=True)
     f = sub.add_parser("fit", help="train the network on collected samples")
     f.add_argument("--samples", type=Path, action="append", required=True)
@@ -465,6 +468,9 @@ def _main(argv: Sequence[str] | None) -> int:
         model = str(Path(a.model).resolve()) if a.model else ""
         if model:
             parse_spec(f"learned:model={model}").build()  # an unreadable model: one line
+        opponents = tuple(a.opponent) or OPPONENTS
+        for opponent in opponents:
+            parse_spec(opponent).build()  # an unknown strategy or parameter: one line
         a.out_dir.mkdir(parents=True, exist_ok=True)
         seeds = [SeededRandom(a.seed).getrandbits(62) ^ j for j in range(a.jobs)]
         # by its module's name: a function of ``__main__`` reaches a worker by value, and a
@@ -473,7 +479,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
         how = {"value": str(Path(a.value).resolve()), "weight": a.weight, "top": a.top} if a.value else None
         runs = Parallel(n_jobs=a.jobs)(
-            delayed(card_value.collect)(a.games, s, a.explore, a.preset, OPPONENTS, how, model) for s in seeds
+            delayed(card_value.collect)(a.games, s, a.explore, a.preset, opponents, how, model) for s in seeds
         )
         for j, run in enumerate(runs):
             hands, seconds = run.pop("hands"), run.pop("seconds")

@@ -42,6 +42,18 @@ def test_collected_samples_are_the_discards_made_with_their_hands_points() -> No
     )
 
 
+def test_collect_plays_the_opponents_it_is_given(tmp_path: Path) -> None:
+    cv = training_module("card_value")
+    seed = cv.SeededRandom(11).getrandbits(62)  # job 0's games
+    argv = ["collect", "--games", "1", "--seed", "11", "--opponent", "simple", "--opponent", "threshold:knock_at=0"]
+    assert cv.main([*argv, "--out-dir", str(tmp_path)]) == 0
+    with np.load(tmp_path / "samples-0.npz") as written:
+        run = cv.collect(1, seed, 0.1, opponents=("simple", "threshold:knock_at=0"))
+        assert np.array_equal(written["masks"], run["masks"]) and np.array_equal(written["points"], run["points"])
+    only_simple = cv.collect(1, seed, 0.1, opponents=("simple",))
+    assert 0 < len(only_simple["points"]) < len(run["points"])
+
+
 def test_a_suit_permutation_moves_every_mask_of_a_sample_alike() -> None:
     cv = training_module("card_value")
     rand = np.random.default_rng(3)
@@ -120,6 +132,8 @@ def test_bad_input_is_one_line_and_status_2(tmp_path: Path, capsys: pytest.Captu
         (["collect", "--games", "1", "--seed", "1", "--preset", "nope", "--out-dir", str(out)], "unknown preset"),
         (["collect", "--games", "1", "--seed", "1", "--value", str(bad), "--out-dir", str(out)], "value network"),
         (["collect", "--games", "0", "--seed", "1", "--out-dir", str(out)], "--games"),
+        (["collect", "--games", "1", "--seed", "1", "--opponent", "nosuch", "--out-dir", str(out)], "unknown strategy"),
+        (["collect", "--games", "1", "--seed", "1", "--opponent", "aware:bogus=1", "--out-dir", str(out)], "bogus"),
     ):
         assert cv.main(argv) == 2
         err = capsys.readouterr().err

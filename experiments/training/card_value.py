@@ -13,7 +13,7 @@ policy that played it). A discard is then judged by that value as well as by the
 value comes from outcomes of real deals rather than from a teacher's sampled worlds.
 
 ``collect``: ``learned`` (the heads it plays under the preset) plays games to 100 against
-``OPPONENTS``, letting go its second or third best discard with chance ``explore``, and
+``OPPONENTS`` (``--opponent`` names others), letting go its second or third best discard with chance ``explore``, and
 every discard it makes is noted (``sample_of``) with the hand's points from its side. The
 suits are symmetric under these rules, so training sees each sample under a random
 permutation of the suits (``permute``). ``fit`` trains the network (two ReLU layers,

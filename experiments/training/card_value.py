@@ -13,11 +13,12 @@ policy that played it). A discard is then judged by that value as well as by the
 value comes from outcomes of real deals rather than from a teacher's sampled worlds.
 
 ``collect``: ``learned`` (the heads it plays under the preset) plays games to 100 against
-``OPPONENTS`` (``--opponent`` names others), letting go its second or third best discard with chance ``explore``, and
-every discard it makes is noted (``sample_of``) with the hand's points from its side. The
-suits are symmetric under these rules, so training sees each sample under a random
-permutation of the suits (``permute``). ``fit`` trains the network (two ReLU layers,
-Adam in NumPy, squared error) and writes it with ``save_value``; ``ValueNet`` scores rows.
+``OPPONENTS`` (``--opponent`` names others), letting go its second or third best discard
+with chance ``explore``, and every discard it makes is noted (``sample_of``) with the hand's
+points from its side. The suits are symmetric under these rules, so training sees each
+sample under a random permutation of the suits (``permute``). ``fit`` trains the network (two
+ReLU layers, Adam in NumPy, squared error) and writes it with ``save_value``; ``ValueNet``
+scores rows.
 ``ship`` writes a network into a model file as the card value of the heads that play under a
 preset (``--preset``: default, the cheap heads' ``cheap.cards``; eaai, the other heads'
 ``cards``). ``--preset eaai`` collects under the EAAI rules (the twelfth attempt,

@@ -42,9 +42,9 @@ from ginsim.strategies.patient import Patient
 from joblib import Parallel, delayed
 from train_learned import MAX_HANDS, hands_of
 
+from ginsim import tables_for
 from ginsim.engine.cards import Card
 from ginsim.engine.game import run_game
-from ginsim import tables_for
 from ginsim.engine.rng import SeededRandom
 from ginsim.engine.rules import preset_rules
 from ginsim.engine.spec import parse_spec

@@ -4,7 +4,9 @@ attempt in docs/notes/2026-12-learned.md).
 
 Each discard is scored by ``learned``'s own values (its discard head and, under rules where it
 has one, its card value) plus ``weight`` times the network's value of the kept hand; with
-``weight=0`` it plays exactly as ``learned``. Upcard and knock decisions are ``learned``'s.
+``weight=0`` it plays exactly as ``learned``. ``top`` gives the network its say over
+``learned``'s best few discards only (0: all), the ones its labels valued; the rest are put
+last. Upcard and knock decisions are ``learned``'s.
 
     ginsim match search_value_player.py:Both:value=V.npz,weight=1 simple
 """
@@ -25,20 +27,22 @@ from ginsim.engine.view import PlayerView
 
 
 class Both(Learned):
-    """``learned`` whose discard values gain ``weight`` times the network ``value``'s."""
+    """``learned`` whose discard values gain ``weight`` times the network ``value``'s (for its
+    best ``top``; 0: all)."""
 
     name = "both"
 
-    def __init__(self, value: str = "", weight: float = 1.0, model: str = "") -> None:
+    def __init__(self, value: str = "", weight: float = 1.0, top: int = 0, model: str = "") -> None:
         if not value:
             raise ValueError("value must name a network file (card_value.py fit --out)")
-        if weight < 0.0:
-            raise ValueError("weight must not be negative")
+        if weight < 0.0 or top < 0:
+            raise ValueError("weight and top must not be negative")
         super().__init__(model=model)
         self.net = network(value)
         self.value = value
         self.weight = weight
+        self.top = top
 
     def discard_values(self, view: PlayerView, ctx: Context, cards: list[Card], rows: list[list[float]]) -> np.ndarray:
         own = super().discard_values(view, ctx, cards, rows)
-        return judged(self.net, self.weight, 0, view, ctx, cards, rows, own)
+        return judged(self.net, self.weight, self.top, view, ctx, cards, rows, own)

@@ -126,5 +126,10 @@ def test_with_weight_zero_it_plays_as_learned(tmp_path: Path) -> None:
         assert _moves(player.Both(value=str(path), weight=0.0), h) == _moves(learned, h)
         changed += _moves(player.Both(value=str(path), weight=50.0), h) != _moves(parse_spec("learned").build(), h)
     assert changed > 0  # a network that weighs much moves some discards
+    # with its say over learned's best discard only, the network changes nothing
+    for h in range(6):
+        assert _moves(player.Both(value=str(path), weight=50.0, top=1), h) == _moves(parse_spec("learned").build(), h)
     with pytest.raises(ValueError, match="value"):
         player.Both(value="")
+    with pytest.raises(ValueError, match="top"):
+        player.Both(value=str(path), top=-1)

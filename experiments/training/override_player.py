@@ -12,6 +12,10 @@ same way. Knock decisions stay the model's (the ninth attempt's mixed player: a 
 teacher's discards carry three quarters of its gain, its upcard decisions a quarter, its
 knocks none).
 
+With ``whole=1`` the discards are ranked, and ``margin`` measured, by ``learned``'s whole discard
+values (its head and, where the model has one for the rules, its card value), as ``learned``
+plays them; by default by the discard head alone, as before the card value was shipped.
+
 The defaults, ``samples=128,margin=3,top=4,take_margin=1``, won about two more games in 100
 than ``learned`` against ``simple``, ``patient`` and MARJJ_v5 under the default rules, at
 about a twentieth of its speed (the notes' tenth attempt):
@@ -25,7 +29,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from ginsim.strategies.learned import take_row
+from ginsim.strategies.learned import Context, discard_rows, model_heads, take_row
 from ginsim.strategies.patient import Patient
 
 from ginsim.cards import Card
@@ -52,6 +56,7 @@ class Override(LearnedChecked):
         take_margin: float = 1.0,
         teacher: str = "",
         model: str = "",
+        whole: int = 0,
     ) -> None:
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
             raise ValueError(f"samples must be a whole number >= 2, not {samples!r}")
@@ -66,9 +71,25 @@ class Override(LearnedChecked):
             made = parse_spec(f"patient:samples={samples},confidence={confidence},{teacher}").build()
             assert isinstance(made, Patient)
             self.judge = made
+        if whole not in (0, 1) or isinstance(whole, bool):
+            raise ValueError(f"whole must be 0 (the discard head) or 1 (learned's whole values), not {whole!r}")
         self.take_margin = take_margin
+        self.whole = whole
+        if whole:  # the model's card values, which the checked player sets aside, played again
+            own = model_heads(model)
+            self.cards, self.cheap_cards = own.cards, own.cheap_cards
         self.searched = self.overridden = 0  # discard decisions played out, and changed
         self.take_searched = self.take_overridden = 0  # the same for upcard decisions
+
+    def ranked(self, view: PlayerView) -> tuple[Context, list[Card], np.ndarray, np.ndarray]:
+        if not self.whole:
+            return super().ranked(view)
+        self._plan = None
+        self.judge.hunter_chance(view)
+        ctx = self.context(view)
+        cards, rows = discard_rows(ctx, view.hand, view.hand & ~view.legal_discards())
+        values = self.discard_values(view, ctx, cards, rows)
+        return ctx, cards, values, np.argsort(-values)
 
     def take_upcard(self, view: PlayerView) -> bool:
         judge = self.judge

@@ -40,6 +40,20 @@ def test_without_a_confident_playout_it_plays_as_learned(preset: str) -> None:
         assert me.searched > 0 and me.overridden == 0 and me.take_overridden == 0
 
 
+@pytest.mark.parametrize("preset", ["default", "eaai"])
+def test_ranked_by_its_whole_values_it_plays_as_learned_with_its_card_value(preset: str) -> None:
+    override = training_module("override_player")
+    differs = 0
+    for h in range(6):
+        me = override.Override(
+            samples=4, margin=50.0, top=6, confidence=1e9, take_margin=50.0, teacher="hunter_confidence=1e9", whole=1
+        )
+        assert _moves(me, preset, h) == _moves(parse_spec("learned").build(), preset, h)
+        assert me.searched > 0 and me.overridden == 0
+        differs += _moves(me, preset, h) != _moves(heads_only(), preset, h)
+    assert differs > 0  # the card value moves some discards, and whole=1 plays them
+
+
 def test_close_choices_are_searched_and_some_overridden() -> None:
     override = training_module("override_player")
     counts = [0, 0, 0, 0]
@@ -53,7 +67,12 @@ def test_close_choices_are_searched_and_some_overridden() -> None:
 
 def test_bad_settings_are_refused() -> None:
     override = training_module("override_player")
-    for bad, match in (({"samples": 1}, "samples"), ({"top": 1}, "top"), ({"margin": -1.0}, "margin")):
+    for bad, match in (
+        ({"samples": 1}, "samples"),
+        ({"top": 1}, "top"),
+        ({"margin": -1.0}, "margin"),
+        ({"whole": 2}, "whole"),
+    ):
         with pytest.raises(ValueError, match=match):
             override.Override(**bad)
     with pytest.raises(ValueError, match="take_margin"):

@@ -57,7 +57,7 @@ class LearnedChecked(Learned):
         hand = view.hand
         ctx = self.context(view)
         cards, rows = discard_rows(ctx, hand, hand & ~view.legal_discards())
-        values = self.heads_for(view)["discard"].score(np.array(rows))
+        values = self.discard_values(view, ctx, cards, rows)  # the head's, with no card value set
         return ctx, cards, values, np.argsort(-values)
 
     def discard(self, view: PlayerView) -> Card:

@@ -29,7 +29,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from ginsim.strategies.learned import Context, discard_rows, model_heads, take_row
+from ginsim.strategies.learned import model_heads, take_row
 from ginsim.strategies.patient import Patient
 
 from ginsim.cards import Card
@@ -75,21 +75,11 @@ class Override(LearnedChecked):
             raise ValueError(f"whole must be 0 (the discard head) or 1 (learned's whole values), not {whole!r}")
         self.take_margin = take_margin
         self.whole = whole
-        if whole:  # the model's card values, which the checked player sets aside, played again
+        if whole:  # the model's card values, which the checked player sets aside, ranking again
             own = model_heads(model)
             self.cards, self.cheap_cards = own.cards, own.cheap_cards
         self.searched = self.overridden = 0  # discard decisions played out, and changed
         self.take_searched = self.take_overridden = 0  # the same for upcard decisions
-
-    def ranked(self, view: PlayerView) -> tuple[Context, list[Card], np.ndarray, np.ndarray]:
-        if not self.whole:
-            return super().ranked(view)
-        self._plan = None
-        self.judge.hunter_chance(view)
-        ctx = self.context(view)
-        cards, rows = discard_rows(ctx, view.hand, view.hand & ~view.legal_discards())
-        values = self.discard_values(view, ctx, cards, rows)
-        return ctx, cards, values, np.argsort(-values)
 
     def take_upcard(self, view: PlayerView) -> bool:
         judge = self.judge

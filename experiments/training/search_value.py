@@ -129,12 +129,11 @@ def label(
             if opponent == "learned":
                 labellers.append((Labeller(samples, top, explore), 1 - seat))
             for me, s in labellers:
-                me.decisions = base
                 players[s] = me
             hands += len(run_game(rules, g % 2, hands_of(rules, players, rand.getrandbits(62)), MAX_HANDS).hands)
-            for me, _ in labellers:
-                out.extend(me.noted)
-                base = max(base, me.decisions)
+            for me, _ in labellers:  # each seat's decisions numbered after the last seat's
+                out.extend((m, x, v, base + d) for m, x, v, d in me.noted)
+                base += me.decisions
     return {
         "masks": np.array([m for m, _, _, _ in out], dtype=np.int64),
         "nums": np.array([x for _, x, _, _ in out], dtype=np.float32),

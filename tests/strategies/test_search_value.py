@@ -29,11 +29,13 @@ def _moves(strategy: object, h: int) -> list[Event]:
     return log
 
 
-def test_labels_are_the_seats_best_discards_with_what_its_view_holds() -> None:
+@pytest.mark.parametrize("opponent", ["simple", "learned"])  # learned: both seats noted
+def test_labels_are_the_seats_best_discards_with_what_its_view_holds(opponent: str) -> None:
     sv = training_module("search_value")
-    run = sv.label(1, 5, 4, 3, 0.0, opponents=("simple",))
+    run = sv.label(1, 5, 4, 3, 0.0, opponents=(opponent,))
     masks, points, group = run["masks"], run["points"], run["group"]
     assert len(points) > 20 and np.all(np.isfinite(points)) and len(np.unique(points)) > 5
+    assert np.all(np.diff(group) >= 0)  # a decision's labels together, numbered in order
     for g in np.unique(group):
         rows = masks[group == g]
         assert 2 <= len(rows) <= 3  # its best three, or all it may let go

@@ -10,22 +10,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from support.learned import heads_only
+from support.learned import hand_moves, heads_only
 from support.training import training_module
 
-from ginsim.engine.playhand import play_hand
-from ginsim.engine.rules import preset_rules
-from ginsim.engine.spec import parse_spec
 from ginsim.engine.view import Event
-from ginsim.run.seeding import deck_for
 
 
 def _moves(strategy: object, h: int) -> list[Event]:
-    log: list[Event] = []
-    seats = [strategy, parse_spec("aware").build()]
-    result = play_hand(preset_rules("default"), seats, deck_for(500 + h), h % 2, (0, 0), (h, h + 1), log)
-    assert result.outcome != "forfeit"
-    return log
+    return hand_moves(strategy, "aware", "default", 500, h)
 
 
 def test_collected_samples_are_the_discards_made_with_their_hands_points() -> None:

@@ -11,22 +11,17 @@ from typing import Any
 
 import numpy as np
 import pytest
+from support.learned import hand_moves
 from support.training import training_module
 
 from ginsim import tables_for
-from ginsim.engine.playhand import play_hand
 from ginsim.engine.rules import preset_rules
 from ginsim.engine.spec import parse_spec
 from ginsim.engine.view import Event
-from ginsim.run.seeding import deck_for
 
 
 def _moves(strategy: object, h: int) -> list[Event]:
-    log: list[Event] = []
-    seats = [strategy, parse_spec("simple").build()]
-    result = play_hand(preset_rules("default"), seats, deck_for(700 + h), h % 2, (0, 0), (h, h + 1), log)
-    assert result.outcome != "forfeit"
-    return log
+    return hand_moves(strategy, "simple", "default", 700, h)
 
 
 @pytest.mark.parametrize("opponent", ["simple", "learned"])  # learned: both seats noted

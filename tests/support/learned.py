@@ -9,7 +9,7 @@ from ginsim.strategies.learned import Learned, discard_rows, knock_row, take_row
 from ginsim.engine.playhand import play_hand
 from ginsim.engine.rules import preset_rules
 from ginsim.engine.spec import parse_spec
-from ginsim.engine.view import PlayerView
+from ginsim.engine.view import Event, PlayerView
 from ginsim.run.seeding import deck_for
 
 Seen = list[tuple[str, list[list[float]]]]
@@ -58,3 +58,14 @@ def heads_only(**params: Any) -> Learned:
     player = Learned(**params)
     player.cards = player.cheap_cards = None
     return player
+
+
+def hand_moves(strategy: object, opponent: str, preset: str, decks: int, h: int) -> list[Event]:
+    """The move log of hand ``h``: ``strategy`` in seat 0 against a fresh ``opponent`` under
+    ``preset``'s rules, on ``deck_for(decks + h)``, dealt by seat ``h % 2``, the seats' seeds
+    ``(h, h + 1)``; a forfeit fails the test."""
+    log: list[Event] = []
+    seats = [strategy, parse_spec(opponent).build()]
+    result = play_hand(preset_rules(preset), seats, deck_for(decks + h), h % 2, (0, 0), (h, h + 1), log)
+    assert result.outcome != "forfeit", result
+    return log

@@ -36,6 +36,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import equity
 import numpy as np
 from ginsim.strategies.learned import (
     CARD_NUMBERS,
@@ -439,6 +440,11 @@ def _main(argv: Sequence[str] | None) -> int:
     f.add_argument("--seed", type=int, required=True)
     f.add_argument("--batch", type=int, default=1024)
     f.add_argument("--rate", type=float, default=1e-3)
+    f.add_argument(
+        "--target", choices=("points", "equity"), default="points",
+        help="fit the hands' points, or the change they made to the chance to win the game (equity.py)",
+    )  # fmt: skip
+    f.add_argument("--preset", default="default", help="the rules of the games, for --target equity")
     f.add_argument("--out", type=Path, required=True)
     s = sub.add_parser("ship", help="write a model file of learned with a network as its card value")
     s.add_argument("--model", type=Path, default=MODEL_FILE, help="the model file whose heads are kept")
@@ -489,11 +495,15 @@ def _main(argv: Sequence[str] | None) -> int:
         return 0
     if a.hidden < 2 or a.epochs < 1 or a.batch < 1 or a.rate <= 0.0:
         raise ValueError("--hidden must be at least 2, --epochs and --batch at least 1, --rate above 0")
+    rules = preset_rules(a.preset)  # an unknown preset: one line before the samples are read
     masks, nums, points = load_samples(a.samples)
+    if a.target == "equity":
+        points = equity.targets(nums, points, rules)
     net = fit(
         masks, nums, points, a.hidden, a.epochs, a.seed, a.batch, a.rate, log=lambda d: print(json.dumps(d), flush=True)
     )
-    save_value(a.out, net, {"samples": len(points), "hidden": a.hidden, "epochs": a.epochs, "seed": a.seed})
+    made = {"samples": len(points), "hidden": a.hidden, "epochs": a.epochs, "seed": a.seed, "target": a.target}
+    save_value(a.out, net, made)
     return 0
 
 

@@ -36,8 +36,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-import equity
 import numpy as np
+import value_targets
 from ginsim.strategies.learned import (
     CARD_NUMBERS,
     CARD_SETS,
@@ -441,10 +441,13 @@ def _main(argv: Sequence[str] | None) -> int:
     f.add_argument("--batch", type=int, default=1024)
     f.add_argument("--rate", type=float, default=1e-3)
     f.add_argument(
-        "--target", choices=("points", "equity"), default="points",
-        help="fit the hands' points, or the change they made to the chance to win the game (equity.py)",
+        "--target", choices=("points", "equity", "td"), default="points",
+        help="fit the hands' points, the change they made to the chance to win the game, or the points"
+        " bootstrapped from --bootstrap's values of the next discard (value_targets.py)",
     )  # fmt: skip
     f.add_argument("--preset", default="default", help="the rules of the games, for --target equity")
+    f.add_argument("--bootstrap", default="", help="the network whose values --target td bootstraps from")
+    f.add_argument("--lam", type=float, default=0.5, help="lambda of --target td (1: the points)")
     f.add_argument("--out", type=Path, required=True)
     s = sub.add_parser("ship", help="write a model file of learned with a network as its card value")
     s.add_argument("--model", type=Path, default=MODEL_FILE, help="the model file whose heads are kept")
@@ -496,13 +499,23 @@ def _main(argv: Sequence[str] | None) -> int:
     if a.hidden < 2 or a.epochs < 1 or a.batch < 1 or a.rate <= 0.0:
         raise ValueError("--hidden must be at least 2, --epochs and --batch at least 1, --rate above 0")
     rules = preset_rules(a.preset)  # an unknown preset: one line before the samples are read
+    if (a.target == "td") != bool(a.bootstrap) or not 0.0 <= a.lam <= 1.0:
+        raise ValueError("--target td needs --bootstrap (and only it), and --lam in [0, 1]")
+    boot = load_value(a.bootstrap) if a.bootstrap else None
     masks, nums, points = load_samples(a.samples)
     if a.target == "equity":
-        points = equity.targets(nums, points, rules)
+        points = value_targets.equity(nums, points, rules)
+    elif boot is not None:
+        values = np.concatenate(
+            [boot.value(masks[i : i + 65536], nums[i : i + 65536]) for i in range(0, len(points), 65536)]
+        )
+        points = value_targets.bootstrapped(values, nums, points, a.lam)
     net = fit(
         masks, nums, points, a.hidden, a.epochs, a.seed, a.batch, a.rate, log=lambda d: print(json.dumps(d), flush=True)
     )
     made = {"samples": len(points), "hidden": a.hidden, "epochs": a.epochs, "seed": a.seed, "target": a.target}
+    if boot is not None:
+        made.update(bootstrap=str(a.bootstrap), lam=a.lam)
     save_value(a.out, net, made)
     return 0
 

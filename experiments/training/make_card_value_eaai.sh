@@ -7,7 +7,10 @@
 #   A: `learned` plays (seed 5211)  -> vA256
 #   B: judged by vA256 (5213)       -> vAB256
 #   C: judged by vAB256 (5215)      -> vABC256
-#   D: judged by vABC256 (5217)     -> vABCD256, the shipped network
+#   D: judged by vABC256 (5217)     -> vABCD256
+# and the shipped network, vTD256: the samples A to D refitted with vABCD256's recipe on TD(0.5)
+# targets, each discard's the mean of the next discard's value by vABCD256 and that discard's own
+# target, a hand's last discard its points (value_targets.py; the notes' fifteenth attempt).
 # MODEL is the model file `learned` plays while the samples are collected (its heads; any card
 # value in it is not used); OUT (default build/learned/value-eaai) receives the samples and the
 # networks. About an hour on two cores; the collections take the most.
@@ -29,3 +32,5 @@ round C 5215 vAB256
 $CV fit $(samples A B C) --hidden 256 --epochs 5 --seed 5216 --out "$OUT/vABC256.npz"
 round D 5217 vABC256
 $CV fit $(samples A B C D) --hidden 256 --epochs 5 --seed 5218 --out "$OUT/vABCD256.npz"
+$CV fit $(samples A B C D) --hidden 256 --epochs 5 --seed 5218 --preset eaai --target td \
+    --bootstrap "$OUT/vABCD256.npz" --lam 0.5 --out "$OUT/vTD256.npz"

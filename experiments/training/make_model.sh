@@ -11,7 +11,8 @@
 # 6. the card value played beside the cheap heads: five rounds of play and fitting
 #    (make_card_value.sh, seeds 5142 to 5192), the last round's network written in with weight 4;
 # 7. the card value played beside the other heads: four rounds under the EAAI rules
-#    (make_card_value_eaai.sh, seeds 5211 to 5218), the last network written in with weight 4.
+#    (make_card_value_eaai.sh, seeds 5211 to 5218), the last round's samples refitted on targets
+#    bootstrapped from the last round's network (TD(0.5)), that network written in with weight 4.
 # Run from the repository's root. OUT (default build/learned) receives the records and the
 # models along the way. Step 3 plays MARJJ_v5, the EAAI-21 champion line's Java player: MARJJ
 # names its java: spec (compile it with experiments/java/compile_marjj.sh; docs/java.md).
@@ -37,5 +38,5 @@ MODEL="$OUT/heads.npz" OUT="$OUT/value" sh experiments/training/make_card_value.
 python experiments/training/card_value.py ship --model "$OUT/heads.npz" --value "$OUT/value/vF256.npz" --weight 4 \
     --out "$OUT/cheap-cards.npz"
 MODEL="$OUT/heads.npz" OUT="$OUT/value-eaai" sh experiments/training/make_card_value_eaai.sh
-python experiments/training/card_value.py ship --model "$OUT/cheap-cards.npz" --value "$OUT/value-eaai/vABCD256.npz" \
+python experiments/training/card_value.py ship --model "$OUT/cheap-cards.npz" --value "$OUT/value-eaai/vTD256.npz" \
     --weight 4 --preset eaai --out "$SHIP"

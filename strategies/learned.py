@@ -68,9 +68,10 @@ under the EAAI rules). The EAAI rules' network was then refitted on the same dis
 targets of less noise: each discard's target is the mean of its hand's next discard's value,
 by the fourth round's network, and that next discard's own target, a hand's last discard
 keeping its points (TD(0.5), ``experiments/training/value_targets.py``); it gained about two
-games in 100 against the gin hunter GinRummyAndTonic_Player. A network over the cards can tell the deal from the option where the
-features cannot, and since the options of one decision share everything but the card let go
-and their rows, its error about the deal moves every option alike and changes no choice. It
+games in 100 against the gin hunter GinRummyAndTonic_Player. A network over the cards can
+tell the deal from the option where the features cannot, and since the options of one
+decision share everything but the card let go and their rows, its error about the deal moves
+every option alike and changes no choice. It
 costs about a quarter of the speed: ``learned`` plays at about three times ``patient``'s
 speed. The model is ``learned.npz`` beside this file (``model`` names another; a file without
 cheap heads plays its heads and their card value under every rule set, one without a card

@@ -18,7 +18,8 @@ with chance ``explore``, and every discard it makes is noted (``sample_of``) wit
 points from its side. The suits are symmetric under these rules, so training sees each
 sample under a random permutation of the suits (``permute``). ``fit`` trains the network (two
 ReLU layers, Adam in NumPy, squared error) and writes it with ``save_value``; ``ValueNet``
-scores rows.
+scores rows. ``fit --target equity`` or ``--target td --bootstrap NET`` fits on the targets of
+``value_targets.py`` instead of the points (the fifteenth attempt).
 ``ship`` writes a network into a model file as the card value of the heads that play under a
 preset (``--preset``: default, the cheap heads' ``cheap.cards``; eaai, the other heads'
 ``cards``). ``--preset eaai`` collects under the EAAI rules (the twelfth attempt,

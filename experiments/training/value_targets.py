@@ -26,9 +26,12 @@ that discard's own target, the last discard of a hand its points (``lam=1``: the
 from __future__ import annotations
 
 import numpy as np
+from ginsim.strategies.learned import CARD_NUMBERS
 
 from ginsim.engine.rules import Rules
 
+MINE, THEIRS, DEALER = (CARD_NUMBERS.index(k) for k in ("own_score", "opp_score", "dealer"))
+"""The columns of a sample's numbers that hold the scores over the target and the deal."""
 CAP = 200
 """Points a hand is counted with at most (the table's reach past the target)."""
 
@@ -64,14 +67,14 @@ def table(points: np.ndarray, target: int) -> np.ndarray:
 def equity(nums: np.ndarray, points: np.ndarray, rules: Rules, scale: float | None = None) -> np.ndarray:
     """Each sample's hand as the change of the chance to win the game it made (``table`` of
     the samples' own hands), times ``scale`` (None: the factor that gives the changes the
-    points' spread). ``nums``' fifth and sixth columns are the scores over the target."""
+    points' spread). ``nums``' columns ``MINE`` and ``THEIRS`` are the scores over the target."""
     target = rules.target_score
     e = table(hand_points(nums, points), target)
     full = np.ones((target + CAP + 1, target + CAP + 1))
     full[:, target:] = 0.0
     full[:target, :target] = e
-    mine = np.clip(np.rint(nums[:, 4] * target).astype(np.int64), 0, target - 1)
-    theirs = np.clip(np.rint(nums[:, 5] * target).astype(np.int64), 0, target - 1)
+    mine = np.clip(np.rint(nums[:, MINE] * target).astype(np.int64), 0, target - 1)
+    theirs = np.clip(np.rint(nums[:, THEIRS] * target).astype(np.int64), 0, target - 1)
     won = np.clip(np.rint(points).astype(np.int64), -CAP, CAP)
     after = full[mine + np.maximum(won, 0), theirs + np.maximum(-won, 0)]
     change = after - e[mine, theirs]
@@ -84,7 +87,7 @@ def equity(nums: np.ndarray, points: np.ndarray, rules: Rules, scale: float | No
 def hands(nums: np.ndarray, points: np.ndarray) -> np.ndarray:
     """Where each sample's hand starts: True at the first of each run of consecutive samples
     with the same points, scores and deal (``hand_points``)."""
-    key = np.column_stack([points, nums[:, 4], nums[:, 5], nums[:, 6]])
+    key = np.column_stack([points, nums[:, MINE], nums[:, THEIRS], nums[:, DEALER]])
     new = np.ones(len(points), dtype=bool)
     new[1:] = np.any(key[1:] != key[:-1], axis=1)
     return new

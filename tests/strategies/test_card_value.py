@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from support.learned import hand_moves, heads_only
-from support.training import training_module
+from support.training import fresh_network, training_module
 
 from ginsim.engine.view import Event
 
@@ -91,11 +91,8 @@ def test_a_fit_learns_a_value_the_cards_decide() -> None:
 
 
 def test_with_weight_zero_it_plays_as_learned(tmp_path: Path) -> None:
-    cv = training_module("card_value")
     player = training_module("card_value_player")
-    path = tmp_path / "v.npz"
-    width = cv.WIDTH - cv.MASKS * 52
-    cv.save_value(path, cv.ValueNet.fresh(np.zeros(width), np.ones(width), 8, np.random.default_rng(1)), {})
+    path = fresh_network(tmp_path / "v.npz")
     changed = 0
     for h in range(6):
         # Valued's network stands in for the shipped card value

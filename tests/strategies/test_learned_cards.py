@@ -26,7 +26,7 @@ from ginsim.strategies.learned import (
     read_model,
 )
 from support.runs import ginsim_subprocess
-from support.training import training_module
+from support.training import fresh_network, training_module
 
 from ginsim.engine.playhand import play_hand
 from ginsim.engine.rules import preset_rules
@@ -158,8 +158,7 @@ def test_ship_refuses_cheap_rules_for_a_model_without_cheap_heads(
     cv = training_module("card_value")
     plain, net_path = tmp_path / "plain.npz", tmp_path / "v.npz"
     save_heads(plain, MODEL)
-    width = cv.WIDTH - cv.MASKS * 52
-    cv.save_value(net_path, cv.ValueNet.fresh(np.zeros(width), np.ones(width), 4, np.random.default_rng(2)), {})
+    fresh_network(net_path, hidden=4, seed=2)
     out = tmp_path / "out.npz"
     for argv, said in (
         (["ship", "--model", str(plain), "--value", str(net_path), "--weight", "4", "--out", str(out)], "cheap heads"),

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 from support.learned import hand_moves
-from support.training import training_module
+from support.training import fresh_network, training_module
 
 from ginsim import tables_for
 from ginsim.engine.rules import preset_rules
@@ -112,11 +112,8 @@ def test_bad_input_is_one_line_and_status_2(tmp_path: Path, capsys: pytest.Captu
 
 
 def test_with_weight_zero_it_plays_as_learned(tmp_path: Path) -> None:
-    cv = training_module("card_value")
     player = training_module("search_value_player")
-    path = tmp_path / "v.npz"
-    width = cv.WIDTH - cv.MASKS * 52
-    cv.save_value(path, cv.ValueNet.fresh(np.zeros(width), np.ones(width), 8, np.random.default_rng(1)), {})
+    path = fresh_network(tmp_path / "v.npz")
     changed = 0
     for h in range(6):
         learned = parse_spec("learned").build()

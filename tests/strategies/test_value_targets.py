@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from support.training import training_module
+from support.training import fresh_network, training_module
 
 from ginsim.engine.rules import preset_rules
 
@@ -138,9 +138,7 @@ def test_fit_target_td_bootstraps_from_a_network(tmp_path: Path, capsys: pytest.
     run = cv.collect(1, 9, 0.2, opponents=("simple",))
     samples = tmp_path / "s.npz"
     np.savez(samples, masks=run["masks"], nums=run["nums"], points=run["points"])
-    width = cv.WIDTH - cv.MASKS * 52
-    boot = tmp_path / "b.npz"
-    cv.save_value(boot, cv.ValueNet.fresh(np.zeros(width), np.ones(width), 8, np.random.default_rng(1)), {})
+    boot = fresh_network(tmp_path / "b.npz")
     argv = ["fit", "--samples", str(samples), "--hidden", "8", "--epochs", "1", "--seed", "3", "--batch", "16"]
     out = tmp_path / "v.npz"
     assert cv.main([*argv, "--target", "td", "--bootstrap", str(boot), "--lam", "0.5", "--out", str(out)]) == 0

@@ -22,3 +22,14 @@ def training_module(name: str) -> ModuleType:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def fresh_network(path: Path, hidden: int = 8, seed: int = 1) -> Path:
+    """An untrained card value network of ``card_value.py`` (numbers unscaled, ``hidden``
+    units, weights drawn by ``seed``) written to ``path``."""
+    import numpy as np
+
+    cv = training_module("card_value")
+    width = cv.WIDTH - cv.MASKS * 52
+    cv.save_value(path, cv.ValueNet.fresh(np.zeros(width), np.ones(width), hidden, np.random.default_rng(seed)), {})
+    return path

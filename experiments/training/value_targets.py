@@ -43,9 +43,9 @@ def hand_points(nums: np.ndarray, points: np.ndarray) -> np.ndarray:
     return points[hands(nums, points)]
 
 
-def table(points: np.ndarray, target: int) -> np.ndarray:
-    """``E[a, b]`` for scores below ``target``: the chance to reach ``target`` first from
-    ``a`` to ``b`` when every hand scores as a draw from ``points`` (the seat's side)."""
+def _chances(points: np.ndarray, target: int) -> np.ndarray:
+    """``table`` with its reach past the target: rows from ``target`` on are 1 (the seat
+    reached it), columns from ``target`` on 0 (the opponent did), up to ``CAP`` past it."""
     won = np.clip(np.rint(points).astype(np.int64), -CAP, CAP)
     counts = np.bincount(won + CAP, minlength=2 * CAP + 1).astype(float)
     counts[CAP] = 0.0  # a hand with no points leaves the scores as they were
@@ -56,12 +56,18 @@ def table(points: np.ndarray, target: int) -> np.ndarray:
     losses = np.nonzero(p[:CAP][::-1])[0] + 1
     pg, pl = p[CAP + gains], p[CAP - losses]
     e = np.zeros((target + CAP + 1, target + CAP + 1))
-    e[target:, :] = 1.0  # the seat has reached the target (the other had not: see the loop)
+    e[target:, :] = 1.0  # the seat has reached the target (the other had not: a hand scores for one side)
     e[:target, target:] = 0.0
     for a in range(target - 1, -1, -1):
         for b in range(target - 1, -1, -1):
             e[a, b] = pg @ e[a + gains, b] + pl @ e[a, b + losses]
-    return e[:target, :target]
+    return e
+
+
+def table(points: np.ndarray, target: int) -> np.ndarray:
+    """``E[a, b]`` for scores below ``target``: the chance to reach ``target`` first from
+    ``a`` to ``b`` when every hand scores as a draw from ``points`` (the seat's side)."""
+    return _chances(points, target)[:target, :target]
 
 
 def equity(nums: np.ndarray, points: np.ndarray, rules: Rules, scale: float | None = None) -> np.ndarray:
@@ -69,14 +75,11 @@ def equity(nums: np.ndarray, points: np.ndarray, rules: Rules, scale: float | No
     the samples' own hands), times ``scale`` (None: the factor that gives the changes the
     points' spread). ``nums``' columns ``MINE`` and ``THEIRS`` are the scores over the target."""
     target = rules.target_score
-    e = table(hand_points(nums, points), target)
-    full = np.ones((target + CAP + 1, target + CAP + 1))
-    full[:, target:] = 0.0
-    full[:target, :target] = e
+    e = _chances(hand_points(nums, points), target)
     mine = np.clip(np.rint(nums[:, MINE] * target).astype(np.int64), 0, target - 1)
     theirs = np.clip(np.rint(nums[:, THEIRS] * target).astype(np.int64), 0, target - 1)
     won = np.clip(np.rint(points).astype(np.int64), -CAP, CAP)
-    after = full[mine + np.maximum(won, 0), theirs + np.maximum(-won, 0)]
+    after = e[mine + np.maximum(won, 0), theirs + np.maximum(-won, 0)]
     change = after - e[mine, theirs]
     if scale is None:
         spread = float(change.std())

@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import numpy as np
+
 TRAINING = Path(__file__).resolve().parents[2] / "experiments" / "training"
 
 
@@ -27,8 +29,6 @@ def training_module(name: str) -> ModuleType:
 def fresh_network(path: Path, hidden: int = 8, seed: int = 1) -> Path:
     """An untrained card value network of ``card_value.py`` (numbers unscaled, ``hidden``
     units, weights drawn by ``seed``) written to ``path``."""
-    import numpy as np
-
     cv = training_module("card_value")
     width = cv.WIDTH - cv.MASKS * 52
     cv.save_value(path, cv.ValueNet.fresh(np.zeros(width), np.ones(width), hidden, np.random.default_rng(seed)), {})

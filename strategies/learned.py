@@ -71,11 +71,11 @@ keeping its points (TD(0.5), ``experiments/training/value_targets.py``); it gain
 games in 100 against the gin hunter GinRummyAndTonic_Player. A network over the cards can
 tell the deal from the option where the features cannot, and since the options of one
 decision share everything but the card let go and their rows, its error about the deal moves
-every option alike and changes no choice. It
-costs about a quarter of the speed: ``learned`` plays at about three times ``patient``'s
-speed. The model is ``learned.npz`` beside this file (``model`` names another; a file without
-cheap heads plays its heads and their card value under every rule set, one without a card
-value its heads alone); docs/notes/2026-12-learned.md has the measurements.
+every option alike and changes no choice. It costs about a quarter of the speed: ``learned``
+plays at about three times ``patient``'s speed. The model is ``learned.npz`` beside this file
+(``model`` names another; a file without cheap heads plays its heads and their card value
+under every rule set, one without a card value its heads alone); docs/notes/2026-12-learned.md
+has the measurements.
 """
 
 from __future__ import annotations

@@ -32,12 +32,10 @@ def merged(nets: Sequence[ValueNet]) -> ValueNet:
     w1s, b1s = [], []
     for net in nets:
         p = {k: v.astype(np.float64) for k, v in net.p.items()}
-        w1 = p["w1"].copy()
-        rows = w1[-numbers:]
+        rows = p["w1"][-numbers:]  # the numbers' rows, as this network scales them
         # (n - mean) / scale written in the first network's scaling u = (n - mean0) / scale0
         b1s.append(p["b1"] + ((mean0 - p["mean"]) / p["scale"]) @ rows)
-        w1[-numbers:] = rows * (scale0 / p["scale"])[:, None]
-        w1s.append(w1)
+        w1s.append(np.concatenate([p["w1"][:-numbers], rows * (scale0 / p["scale"])[:, None]]))
     h1 = [net.p["b1"].shape[0] for net in nets]
     h2 = [net.p["b2"].shape[0] for net in nets]
     w2 = np.zeros((sum(h1), sum(h2)))

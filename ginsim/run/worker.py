@@ -16,6 +16,7 @@ from functools import partial
 from typing import Any
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from ginsim.engine.fastplay import play_fast_game
 from ginsim.engine.game import MAX_HANDS_PER_GAME, GameResult, run_game
@@ -92,10 +93,14 @@ def _general(task: ChunkTask) -> bool:
 
 def _in_own_folder(task: ChunkTask) -> dict[str, np.ndarray]:
     """The chunk, with the working folder the same after it as before, whatever a
-    strategy did to it (a worker process plays the next chunk's relative spec paths from it)."""
+    strategy did to it (a worker process plays the next chunk's relative spec paths from it),
+    and with one thread in each BLAS and OpenMP pool while it plays: a strategy's matrix
+    products are a decision's few rows, where more threads only contend with the run's other
+    processes (ginsim runs in parallel by processes, ``--jobs``)."""
     cwd = os.getcwd()
     try:
-        return _guarded_chunk(task)
+        with threadpool_limits(limits=1):
+            return _guarded_chunk(task)
     finally:
         if os.getcwd() != cwd:
             os.chdir(cwd)

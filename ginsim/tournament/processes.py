@@ -31,6 +31,8 @@ UID_BASE = 1 << 30
 """Bot user ids are ``UID_BASE + (referee pid << 8) + n``: users no one else has
 (``GINSIM_BOT_UID_BASE`` overrides the base)."""
 _ENV_KEEP = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "PYTHONPATH", "GINSIM_PURE", "VIRTUAL_ENV")
+ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+"""The environment that starts a bot's BLAS and OpenMP pools with one thread."""
 _count = itertools.count()
 _reachable: dict[str, str] = {}
 
@@ -126,6 +128,7 @@ class Jail:
     def env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if k in _ENV_KEEP}
         env["TMPDIR"] = self.tmp
+        env.update(ONE_THREAD)  # a bot's numerical libraries, as in every process that plays (ginsim.run.worker)
         env[JAIL_ENV] = jail_env(self.uid, self.limits, self.tmp, self.reach)
         return env
 

@@ -3,7 +3,8 @@
 At a discard, ``learned``'s model ranks the options. Where the runner-up discards are within
 ``margin`` of the best on the model's scale (at most ``top`` options in all), each is played
 out in ``samples`` deals of the unseen cards drawn from the seat's view, by ``patient``'s
-deals and play-out policy (``patient:samples=S``, with ``teacher``'s further parameters), each
+deals and play-out policy (``patient:samples=S``, with ``teacher``'s further parameters,
+``teacher=hint=0.02;pass_hint=0.05`` for two), each
 discard with the knock that ``learned``'s knock head would make after it. The model's choice
 stands unless another option beats it by ``confidence`` standard errors of the paired gain
 (the worlds are shared), as ``patient`` settles ``aware``'s choice. Where the upcard head's
@@ -67,8 +68,8 @@ class Override(LearnedChecked):
         if not take_margin >= 0:
             raise ValueError(f"take_margin must be >= 0, not {take_margin!r}")
         super().__init__(samples=samples, candidates=top, close=margin, confidence=confidence, model=model)
-        if teacher:  # the judge with more of patient's parameters
-            made = parse_spec(f"patient:samples={samples},confidence={confidence},{teacher}").build()
+        if teacher:  # the judge with more of patient's parameters (several separated by ";")
+            made = parse_spec(f"patient:samples={samples},confidence={confidence},{teacher.replace(';', ',')}").build()
             assert isinstance(made, Patient)
             self.judge = made
         if whole not in (0, 1) or isinstance(whole, bool):

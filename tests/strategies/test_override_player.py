@@ -132,3 +132,11 @@ def test_the_speed_script_times_a_file_strategy_and_refuses_a_bad_one(capsys: py
         assert speed.main([*bad, "--hands", "2"]) == 2
         captured = capsys.readouterr()
         assert captured.out == "" and len(captured.err.strip().splitlines()) == 1, captured
+
+
+def test_the_teacher_takes_several_parameters_separated_by_semicolons() -> None:
+    override = training_module("override_player")
+    me = parse_spec(f"{override.__file__}:Override:whole=1,teacher=hint=0.02;pass_hint=0.05").build()
+    assert (me.judge.hint, me.judge.pass_hint) == (0.02, 0.05)
+    plain = override.Override(whole=1)
+    assert (plain.judge.hint, plain.judge.pass_hint) == (0.2, 0.5)  # patient's own, without them

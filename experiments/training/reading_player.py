@@ -243,16 +243,18 @@ class Reading(Patient):
         self._for: tuple[object, ...] = ()
 
     def _filter_for(self, view: PlayerView) -> OpponentFilter | None:
+        """The filter for this decision, built afresh (the cards this seat has seen since
+        the last decision are out of the opponent's reach, at every turn of the replay) and
+        kept for the decision's other questions."""
         hist = view.history
         if not hist:
             return None
-        key = (view.scores, view.dealer, hist[0])
-        f = self._filter
-        if f is None or self._for != key or f.done > len(opponent_steps(view)[0]):
+        key = (view.scores, view.dealer, len(hist), view.hand, view.phase)
+        if self._filter is None or self._for != key:
             f = OpponentFilter(view, self.particles, self.eps, random.Random(view.rng.getrandbits(64)))
+            f.advance(view)
             self._filter, self._for = f, key
-        f.advance(view)
-        return f
+        return self._filter
 
     def worlds(self, view: PlayerView, n: int) -> Iterator[tuple[Mask, list[Card]]]:
         f = self._filter_for(view)

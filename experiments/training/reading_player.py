@@ -107,14 +107,24 @@ class OpponentFilter:
         # the cards the opponent's hand can have come from the deck with: unseen now, or
         # discarded by it without having been taken from the pile
         self.pool = view.unseen() | (own_discards & ~taken)
-        pool = cards_list(self.pool)
+        # the cards it threw before its first stock draw were dealt to it (every hand that
+        # fits holds them, so dealing them to every copy weighs nothing)
+        dealt = 0
+        for kind, card, _ in steps:
+            if kind == "draw":
+                break
+            if kind == "discard":
+                dealt |= 1 << card
+        dealt &= ~taken
+        pool = cards_list(self.pool & ~dealt)
+        free = 10 - dealt.bit_count()
         self.hands: list[Mask] = []
         self.gone: list[Mask] = []  # pool cards each copy has held (held now or thrown)
         for _ in range(n):
-            deal = rand.sample(pool, 10) if len(pool) >= 10 else pool
-            h = sum(1 << c for c in deal)
+            h = dealt | sum(1 << c for c in rand.sample(pool, min(free, len(pool))))
             self.hands.append(h)
             self.gone.append(h)
+        self.failed = False  # no copy fits the moves: the caller deals its worlds otherwise
         self.weights = [1.0] * n
         self.done = 0  # steps replayed
         self.took = -1  # the upcard taken this turn (not to be discarded)
@@ -123,6 +133,8 @@ class OpponentFilter:
         """Replay the opponent's moves since the last call."""
         steps, _ = opponent_steps(view)
         for step in steps[self.done :]:
+            if self.failed:
+                break
             self._step(step)
             if self._uneven():
                 self._resample()
@@ -188,9 +200,11 @@ class OpponentFilter:
         self.took = -1
 
     def _uneven(self) -> bool:
+        """Whether to resample: a copy the moves ruled out (weight 0: a hand that did not
+        hold a card it threw), or weights uneven enough to halve the copies that count."""
         w = self.weights
         s = sum(w)
-        if s <= 0.0:
+        if s <= 0.0 or min(w) == 0.0:
             return True
         return s * s < 0.5 * self.n * sum(x * x for x in w)
 
@@ -198,8 +212,8 @@ class OpponentFilter:
         """Systematic resampling: copies in proportion to their weights, all weighing 1."""
         w = self.weights
         total = sum(w)
-        if total <= 0.0:  # nothing explains the moves: start again from fresh deals, unweighed
-            self.weights = [1.0] * self.n
+        if total <= 0.0:  # no copy fits the moves
+            self.failed = True
             return
         step = total / self.n
         u = self.rand.random() * step
@@ -258,7 +272,7 @@ class Reading(Patient):
 
     def worlds(self, view: PlayerView, n: int) -> Iterator[tuple[Mask, list[Card]]]:
         f = self._filter_for(view)
-        if f is None:
+        if f is None or f.failed:
             yield from super().worlds(view, n)
             return
         rand = random.Random(view.rng.getrandbits(64)).random

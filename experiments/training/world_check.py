@@ -39,7 +39,7 @@ class Tally:
     """Running sums of one dealer's comparisons."""
 
     def __init__(self) -> None:
-        self.n = 0
+        self.n = self.failed = 0
         self.share = self.error = self.bias = 0.0
 
     def add(self, worlds: list[int], real: int, hidden: int, tables: object) -> None:
@@ -56,7 +56,8 @@ class Tally:
     def line(self, name: str) -> str:
         n = max(1, self.n)
         share, error, bias = self.share / n, self.error / n, self.bias / n
-        return f"{name:10s} {self.n:6d} share {share:.4f}  deadwood error {error:.2f}  bias {bias:+.2f}"
+        failed = f"  ({self.failed} with no copy that fits: patient's worlds)" if self.failed else ""
+        return f"{name:10s} {self.n:6d} share {share:.4f}  deadwood error {error:.2f}  bias {bias:+.2f}{failed}"
 
 
 def measure(view: PlayerView, real: int, tallies: dict[str, Tally], particles: int, eps: float, seed: int) -> None:
@@ -69,7 +70,11 @@ def measure(view: PlayerView, real: int, tallies: dict[str, Tally], particles: i
     tallies["patient"].add([w for w, _ in Patient(samples=WORLDS).worlds(view, WORLDS)], real, hidden, tables)
     f = OpponentFilter(view, particles, eps, random.Random(seed))
     f.advance(view)
-    tallies["filter"].add([f.pick() for _ in range(WORLDS)], real, hidden, tables)
+    if f.failed:  # no copy fits: ``Reading`` deals patient's worlds instead, and so does this
+        tallies["filter"].failed += 1
+        tallies["filter"].add([w for w, _ in Patient(samples=WORLDS).worlds(view, WORLDS)], real, hidden, tables)
+    else:
+        tallies["filter"].add([f.pick() for _ in range(WORLDS)], real, hidden, tables)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -61,6 +61,16 @@ class Tally:
 
 
 def measure(view: PlayerView, real: int, tallies: dict[str, Tally], particles: int, eps: float, seed: int) -> None:
+    """Compare the worlds dealt from ``view`` with ``real``; the seat's random stream is
+    given back as it was, so measuring changes no move of the games."""
+    state = view.rng.getstate()
+    try:
+        _measure(view, real, tallies, particles, eps, seed)
+    finally:
+        view.rng.setstate(state)
+
+
+def _measure(view: PlayerView, real: int, tallies: dict[str, Tally], particles: int, eps: float, seed: int) -> None:
     hidden = real & view.unseen()
     if not hidden:
         return

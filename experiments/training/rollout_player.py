@@ -4,7 +4,8 @@
 ``patient``'s play-outs, in which this seat plays ``patient``'s cheap play-out policy. Here the
 same choices are played out by ``learned`` itself, against a model of the opponent
 (``opponent``, a strategy spec: by default ``simple``, the eager knocker that ``patient``'s
-play-outs assume): each of ``samples`` deals of the unseen cards drawn from the seat's view
+play-outs assume; inside a spec ``/`` stands for ``:`` and ``;`` for ``,``, as in
+``opponent=threshold/knock_at=0``, a player that knocks only with gin): each of ``samples`` deals of the unseen cards drawn from the seat's view
 (``patient``'s worlds) is rebuilt as a whole hand by the engine (``rollouts.py``: a deck that
 leads through the hand's logged moves to this position), the option is made, and the hand is
 finished by fresh ``learned`` (this seat, with this game's evidence about the opponent) and
@@ -44,7 +45,7 @@ class RolloutJudge(Patient):
 
     def __init__(self, samples: int, confidence: float, opponent: str, model: str) -> None:
         super().__init__(samples=samples, confidence=confidence)
-        self.opponent = parse_spec(opponent)
+        self.opponent = parse_spec(opponent.replace("/", ":", 1).replace(";", ","))
         self.model = model
         self.owner: Learned | None = None  # the seat's own player: its game's evidence is copied
 

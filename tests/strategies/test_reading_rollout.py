@@ -157,7 +157,9 @@ def test_rollouts_value_each_option_in_chances_of_winning_the_game() -> None:
     assert me.searched > 0 and me.overridden > 0  # with no confidence asked, play-outs do override
 
 
-def test_a_bad_rollout_opponent_is_refused() -> None:
+def test_the_rollout_opponent_is_a_spec_and_a_bad_one_is_refused() -> None:
     rollout = training_module("rollout_player")
+    me = parse_spec(f"{rollout.__file__}:Rollout:whole=1,opponent=threshold/knock_at=0").build()
+    assert me.judge.opponent.build().knock_at == 0
     with pytest.raises(Exception, match="nosuch"):
         rollout.Rollout(opponent="nosuch")

@@ -4,15 +4,16 @@
 ``patient``'s play-outs, in which this seat plays ``patient``'s cheap play-out policy. Here the
 same choices are played out by ``learned`` itself, against a model of the opponent
 (``opponent``, a strategy spec: by default ``simple``, the eager knocker that ``patient``'s
-play-outs assume; inside a spec ``/`` stands for ``:`` and ``;`` for ``,``, as in
-``opponent=threshold/knock_at=0``, a player that knocks only with gin): each of ``samples`` deals of the unseen cards drawn from the seat's view
-(``patient``'s worlds) is rebuilt as a whole hand by the engine (``rollouts.py``: a deck that
-leads through the hand's logged moves to this position), the option is made, and the hand is
-finished by fresh ``learned`` (this seat, with this game's evidence about the opponent) and
-the opponent model. Every option meets the same deals and the same random streams (``rollouts.replay``'s), so the
-comparison is paired; the model's choice stands unless another beats it, in chances of
-winning the game, by ``confidence`` standard errors. One step of policy improvement by
-roll-outs of the policy itself: each choice is judged by how ``learned`` would go on to play.
+play-outs assume; inside it ``/`` stands for ``:`` and ``;`` for ``,``, as in
+``opponent=threshold/knock_at=0``, a player that knocks only with gin). Each of ``samples``
+deals of the unseen cards drawn from the seat's view (``patient``'s worlds) is rebuilt as a
+whole hand by the engine (``rollouts.py``: a deck that leads through the hand's logged moves
+to this position), the option is made, and the hand is finished by fresh ``learned`` (this
+seat, with this game's evidence about the opponent) and the opponent model. Every option
+meets the same deals and the same random streams (``rollouts.replay``'s), so the comparison
+is paired; the model's choice stands unless another beats it, in chances of winning the
+game, by ``confidence`` standard errors. One step of policy improvement by roll-outs of the
+policy itself: each choice is judged by how ``learned`` would go on to play.
 
     ginsim match experiments/training/rollout_player.py:Rollout:whole=1 simple --games 100
 """

@@ -117,8 +117,9 @@ def _discard(hand: Hand, player: Strategy, card: Card) -> None:
         hand.show()
 
 
-def finish(hand: Hand, players: Sequence[Strategy]) -> None:
-    """Play ``hand`` to its end with ``players`` (the engine checks every move)."""
+def finish(hand: Hand, players: Sequence[Strategy], before_discard: Callable[[Hand], None] | None = None) -> None:
+    """Play ``hand`` to its end with ``players`` (the engine checks every move);
+    ``before_discard(hand)``, when given, is called before each discard is asked for."""
     big_gin = hand.rules.big_gin_bonus is not None
     while hand.phase is not OVER:
         seat = hand.to_move
@@ -132,6 +133,8 @@ def finish(hand: Hand, players: Sequence[Strategy]) -> None:
         elif big_gin and hand.can_big_gin():
             hand.big_gin()
         else:
+            if before_discard is not None:
+                before_discard(hand)
             _discard(hand, player, player.discard(view))
 
 

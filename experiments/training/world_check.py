@@ -25,12 +25,12 @@ from ginsim.strategies.simple import Simple
 from ginsim.engine.hand import Hand
 from ginsim.engine.melds import tables_for
 from ginsim.engine.rules import Rules
-from ginsim.engine.view import DRAW, OFFER, OVER, PlayerView
+from ginsim.engine.view import PlayerView
 from ginsim.run.seeding import deal_seeds, decks_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from reading_player import OpponentFilter
-from rollouts import _discard
+from rollouts import finish
 
 WORLDS = 64
 
@@ -103,20 +103,13 @@ def main(argv: list[str] | None = None) -> int:
     decks = decks_for(deal_seeds(a.seed, 0, a.hands))
     for i, deck in enumerate(decks):
         hand = Hand(rules, list(deck), i % 2, (0, 0), (2 * i + 1, 2 * i + 2))
-        players = (Simple(), Simple())
-        while hand.phase is not OVER:
-            seat = hand.to_move
-            view = hand.views[seat]
-            player = players[seat]
-            phase = hand.phase
-            if phase is OFFER:
-                hand.take() if player.take_upcard(view) else hand.pass_upcard()
-            elif phase is DRAW:
-                hand.take() if player.take_upcard(view) else hand.draw()
-            else:
-                if seat == 0 and view.turn >= a.from_turn:
-                    measure(view, hand.hands[1], tallies, a.particles, a.eps, i * 1000 + view.turn)
-                _discard(hand, player, player.discard(view))
+
+        def look(hand: Hand, i: int = i) -> None:
+            view = hand.views[0]
+            if hand.to_move == 0 and view.turn >= a.from_turn:
+                measure(view, hand.hands[1], tallies, a.particles, a.eps, i * 1000 + view.turn)
+
+        finish(hand, (Simple(), Simple()), look)
     for name, t in tallies.items():
         print(t.line(name) if name != "uniform" else f"{'uniform':10s} {t.n:6d} share {t.share / max(1, t.n):.4f}")
     return 0

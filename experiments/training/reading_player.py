@@ -13,18 +13,15 @@ opponent could have held is equally likely before its moves are weighed (the dec
 shuffled), a discard it had not held must have been its draw that turn, and the filter
 resamples whenever the weights grow uneven.
 
-``ReadingOverride`` is the fourteenth attempt's search (``override_player.py:Override``) with
-these worlds in its judge, the eighteenth attempt's idea done exactly:
-
-    ginsim match experiments/training/reading_player.py:ReadingOverride:whole=1 simple --games 200
+``Reading`` is ``patient`` with these worlds, the eighteenth attempt's idea done exactly; how
+close its worlds come to the opponent's real hand, beside ``patient``'s, is measured by
+``world_check.py`` (the notes' eighteenth attempt).
 """
 
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 from ginsim.strategies.patient import Patient
 
@@ -33,9 +30,6 @@ from ginsim.engine.cards import cards_list, melds_with
 from ginsim.engine.melds import MeldTables, tables_for
 from ginsim.engine.playout import shuffled_stock
 from ginsim.engine.view import PlayerView
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from override_player import Override
 
 Step = tuple[str, Card, Card]  # (kind, card, a second card): the opponent's moves, as the filter replays them
 
@@ -280,27 +274,3 @@ class Reading(Patient):
         for _ in range(n):
             opp = f.pick()
             yield opp, shuffled_stock(unseen, opp, rand)
-
-
-class ReadingOverride(Override):
-    """``Override`` whose judge deals its worlds by ``Reading``'s filter."""
-
-    name = "learned_override_reading"
-
-    def __init__(
-        self,
-        particles: int = 256,
-        eps: float = 0.1,
-        samples: int = 128,
-        margin: float = 3.0,
-        top: int = 4,
-        confidence: float = 0.5,
-        take_margin: float = 1.0,
-        model: str = "",
-        whole: int = 0,
-    ) -> None:
-        super().__init__(
-            samples=samples, margin=margin, top=top, confidence=confidence, take_margin=take_margin, model=model,
-            whole=whole,
-        )  # fmt: skip
-        self.judge = Reading(particles=particles, eps=eps, samples=samples, confidence=confidence)

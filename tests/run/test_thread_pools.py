@@ -50,7 +50,9 @@ def _play(bot: Path, *, isolate: bool, limit: float) -> dict[str, np.ndarray]:
     [(False, 0.0), (False, 2.0), (True, 2.0)],
     ids=["in-this-process", "forked-chunk-player", "tournament-bot"],
 )
-def test_a_strategy_plays_with_one_blas_thread(tmp_path: Path, monkeypatch, isolate: bool, limit: float) -> None:
+def test_a_strategy_plays_with_one_blas_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, isolate: bool, limit: float
+) -> None:
     monkeypatch.setenv("GINSIM_BOT_USER", "root")  # a tournament bot may read the test's folder
     bot = tmp_path / "counting.py"
     bot.write_text(BOT)

@@ -5,7 +5,9 @@
 same choices are played out by ``learned`` itself, against a model of the opponent
 (``opponent``, a strategy spec: by default ``simple``, the eager knocker that ``patient``'s
 play-outs assume; inside it ``/`` stands for ``:`` and ``;`` for ``,``, as in
-``opponent=threshold/knock_at=0``, a player that knocks only with gin). Each of ``samples``
+``opponent=threshold/knock_at=0``, a player that knocks only with gin; ``hunter``, when given,
+is the model played where ``patient``'s evidence of the game says the opponent hunts gin,
+``patient.hunting``). Each of ``samples``
 deals of the unseen cards drawn from the seat's view (``patient``'s worlds) is rebuilt as a
 whole hand by the engine (``rollouts.py``: a deck that leads through the hand's logged moves
 to this position), the option is made, and the hand is finished by fresh ``learned`` (this
@@ -30,7 +32,7 @@ from ginsim.strategies.patient import Patient
 
 from ginsim.cards import Card
 from ginsim.engine.hand import Hand
-from ginsim.engine.spec import parse_spec
+from ginsim.engine.spec import StrategySpec, parse_spec
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import PlayerView
 from ginsim.sampling import game_worth, hand_rules
@@ -40,13 +42,19 @@ from override_player import Override
 from rollouts import apply, finish, points_for, rebuild_deck, replay
 
 
+def _spec(text: str) -> StrategySpec:
+    """A strategy spec given as a parameter: ``/`` stands for ``:`` and ``;`` for ``,``."""
+    return parse_spec(text.replace("/", ":", 1).replace(";", ","))
+
+
 class RolloutJudge(Patient):
     """``patient``'s worlds and its way of settling a choice; each option's worth in a world
     is that of the hand rebuilt there and finished by ``own()`` and the opponent model."""
 
-    def __init__(self, samples: int, confidence: float, opponent: str, model: str) -> None:
+    def __init__(self, samples: int, confidence: float, opponent: str, model: str, hunter: str = "") -> None:
         super().__init__(samples=samples, confidence=confidence)
-        self.opponent = parse_spec(opponent.replace("/", ":", 1).replace(";", ","))
+        self.opponent = _spec(opponent)
+        self.hunter = _spec(hunter) if hunter else None
         self.model = model
         self.owner: Learned | None = None  # the seat's own player: its game's evidence is copied
 
@@ -56,7 +64,8 @@ class RolloutJudge(Patient):
         if self.owner is not None:
             own._hunter.total, own._keeper.total = self.owner._hunter.total, self.owner._keeper.total
         own._hunter.view = own._keeper.view = hand.views[me]
-        opp = self.opponent.build()
+        model = self.hunter if self.hunter is not None and self.hunting(view) else self.opponent
+        opp = model.build()
         return [own, opp] if me == 0 else [opp, own]
 
     def _rows(self, view: PlayerView, options: Sequence[tuple[str, object]]) -> list[list[float]]:
@@ -106,11 +115,12 @@ class Rollout(Override):
         opponent: str = "simple",
         model: str = "",
         whole: int = 0,
+        hunter: str = "",
     ) -> None:
         super().__init__(
             samples=samples, margin=margin, top=top, confidence=confidence, take_margin=take_margin, model=model,
             whole=whole,
         )  # fmt: skip
-        judge = RolloutJudge(samples, confidence, opponent, model)
+        judge = RolloutJudge(samples, confidence, opponent, model, hunter)
         judge.owner = self
         self.judge = judge

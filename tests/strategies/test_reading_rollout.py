@@ -163,3 +163,14 @@ def test_the_rollout_opponent_is_a_spec_and_a_bad_one_is_refused() -> None:
     assert me.judge.opponent.build().knock_at == 0
     with pytest.raises(Exception, match="nosuch"):
         rollout.Rollout(opponent="nosuch")
+
+
+def test_the_hunter_model_plays_where_the_games_evidence_says_hunter() -> None:
+    rollout = training_module("rollout_player")
+    me = rollout.Rollout(whole=1, hunter="threshold/knock_at=0")
+    judge = me.judge
+    view = next(_positions(1))[0]
+    for hunting, name in ((True, "threshold"), (False, "simple")):
+        judge.hunting = lambda _view, h=hunting: h  # this test's own instance: the evidence, set
+        players = judge._players(view, Hand(Rules(), list(range(52)), view.dealer))
+        assert players[1 - view.seat].name == name and players[view.seat].name == "learned"

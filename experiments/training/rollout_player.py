@@ -49,7 +49,8 @@ def _spec(text: str) -> StrategySpec:
 
 class RolloutJudge(Patient):
     """``patient``'s worlds and its way of settling a choice; each option's worth in a world
-    is that of the hand rebuilt there and finished by ``own()`` and the opponent model."""
+    is that of the hand rebuilt there and finished by fresh ``learned`` and the opponent model
+    (``hunter`` where this game's evidence says the opponent hunts gin, else ``opponent``)."""
 
     def __init__(self, samples: int, confidence: float, opponent: str, model: str, hunter: str = "") -> None:
         super().__init__(samples=samples, confidence=confidence)
@@ -58,13 +59,12 @@ class RolloutJudge(Patient):
         self.model = model
         self.owner: Learned | None = None  # the seat's own player: its game's evidence is copied
 
-    def _players(self, view: PlayerView, hand: Hand) -> list[Strategy]:
+    def _players(self, view: PlayerView, hand: Hand, model: StrategySpec) -> list[Strategy]:
         me = view.seat
         own = Learned(model=self.model)
         if self.owner is not None:
             own._hunter.total, own._keeper.total = self.owner._hunter.total, self.owner._keeper.total
         own._hunter.view = own._keeper.view = hand.views[me]
-        model = self.hunter if self.hunter is not None and self.hunting(view) else self.opponent
         opp = model.build()
         return [own, opp] if me == 0 else [opp, own]
 
@@ -72,6 +72,7 @@ class RolloutJudge(Patient):
         rules = hand_rules(view)
         worth = game_worth(rules.target_score, *view.scores) if self.game else float
         rand = random.Random(view.rng.getrandbits(64)).random
+        model = self.hunter if self.hunter is not None and self.hunting(view) else self.opponent
         out: list[list[float]] = []
         for opp, stock in self.worlds(view, self.samples):
             deck = rebuild_deck(view, opp, stock, rand)
@@ -80,7 +81,7 @@ class RolloutJudge(Patient):
             row = []
             for kind, value in options:
                 hand = replay(view.rules, view, deck)
-                players = self._players(view, hand)
+                players = self._players(view, hand, model)
                 if kind == "discard":
                     card, knock = value  # type: ignore[misc]
                     hand.discard(card, knock)

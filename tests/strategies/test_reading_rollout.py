@@ -12,6 +12,7 @@ from ginsim.strategies.simple import Simple
 from support.learned import hand_moves
 from support.training import training_module
 
+from ginsim.engine.cards import cards_list
 from ginsim.engine.hand import Hand
 from ginsim.engine.rules import Rules
 from ginsim.engine.spec import parse_spec
@@ -170,7 +171,18 @@ def test_the_hunter_model_plays_where_the_games_evidence_says_hunter() -> None:
     me = rollout.Rollout(whole=1, hunter="threshold/knock_at=0")
     judge = me.judge
     view = next(_positions(1))[0]
+    built: list[str] = []
+    players_of = judge._players
+
+    def kept(view: PlayerView, hand: Hand, model: object) -> list[object]:
+        players = players_of(view, hand, model)
+        built.append(players[1 - view.seat].name)
+        assert players[view.seat].name == "learned"
+        return players
+
+    judge._players = kept  # this test's own instance: the engine never calls the judge
     for hunting, name in ((True, "threshold"), (False, "simple")):
-        judge.hunting = lambda _view, h=hunting: h  # this test's own instance: the evidence, set
-        players = judge._players(view, Hand(Rules(), list(range(52)), view.dealer))
-        assert players[1 - view.seat].name == name and players[view.seat].name == "learned"
+        judge.hunting = lambda _view, h=hunting: h  # the game's evidence, set
+        built.clear()
+        judge.evaluate(view, [(c, False) for c in cards_list(view.hand)[:2]])
+        assert built and set(built) == {name}

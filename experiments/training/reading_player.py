@@ -27,6 +27,7 @@ from ginsim.strategies.patient import Patient
 
 from ginsim.cards import Card, Mask
 from ginsim.engine.cards import cards_list, melds_with
+from ginsim.engine.kernel.discard import least_discards as kernel_least_discards
 from ginsim.engine.melds import MeldTables, tables_for
 from ginsim.engine.playout import shuffled_stock
 from ginsim.engine.view import PlayerView
@@ -73,21 +74,18 @@ def opponent_steps(view: PlayerView) -> tuple[list[Step], Mask]:
 
 
 def least_discards(tables: MeldTables, hand: Mask, banned: Mask) -> Mask:
-    """The cards of the 11-card ``hand`` (not ``banned``) whose discard leaves the least deadwood."""
-    if not banned:
-        return tables.best_discard_mask(hand)[1]
-    best, cards = 1 << 30, 0
-    for c in cards_list(hand & ~banned):
-        d = tables.deadwood_mask(hand & ~(1 << c))
-        if d < best:
-            best, cards = d, 1 << c
-        elif d == best:
-            cards |= 1 << c
-    return cards
+    """The cards of the 11-card ``hand`` (not ``banned``) whose discard leaves the least
+    deadwood: the engine's rule, as ``PlayerView.best_discards`` applies it."""
+    cards = tables.best_discard_mask(hand)[1]
+    legal = hand & ~banned
+    if cards & legal:
+        return cards & legal
+    return kernel_least_discards(tables.flat, hand, legal)[1]
 
 
 class OpponentFilter:
-    """``n`` weighted copies of the opponent's hand, replayed through its moves (module doc)."""
+    """``n`` weighted copies of the opponent's hand, replayed through its moves up to
+    ``view`` when built (module doc)."""
 
     def __init__(self, view: PlayerView, n: int, eps: float, rand: random.Random) -> None:
         self.n, self.eps, self.rand = n, eps, rand
@@ -120,19 +118,13 @@ class OpponentFilter:
             self.gone.append(h)
         self.failed = False  # no copy fits the moves: the caller deals its worlds otherwise
         self.weights = [1.0] * n
-        self.done = 0  # steps replayed
         self.took = -1  # the upcard taken this turn (not to be discarded)
-
-    def advance(self, view: PlayerView) -> None:
-        """Replay the opponent's moves since the last call."""
-        steps, _ = opponent_steps(view)
-        for step in steps[self.done :]:
-            if self.failed:
-                break
+        for step in steps:
             self._step(step)
             if self._uneven():
                 self._resample()
-        self.done = len(steps)
+                if self.failed:
+                    break
 
     def _step(self, step: Step) -> None:
         kind, card, extra = step
@@ -259,9 +251,8 @@ class Reading(Patient):
             return None
         key = (view.scores, view.dealer, len(hist), view.hand, view.phase)
         if self._filter is None or self._for != key:
-            f = OpponentFilter(view, self.particles, self.eps, random.Random(view.rng.getrandbits(64)))
-            f.advance(view)
-            self._filter, self._for = f, key
+            self._filter = OpponentFilter(view, self.particles, self.eps, random.Random(view.rng.getrandbits(64)))
+            self._for = key
         return self._filter
 
     def worlds(self, view: PlayerView, n: int) -> Iterator[tuple[Mask, list[Card]]]:

@@ -23,7 +23,7 @@ from ginsim.strategies.patient import Patient
 from ginsim.strategies.simple import Simple
 
 from ginsim.engine.hand import Hand
-from ginsim.engine.melds import tables_for
+from ginsim.engine.melds import MeldTables, tables_for
 from ginsim.engine.rules import Rules
 from ginsim.engine.view import PlayerView
 from ginsim.run.seeding import deal_seeds, decks_for
@@ -42,8 +42,8 @@ class Tally:
         self.n = self.failed = 0
         self.share = self.error = self.bias = 0.0
 
-    def add(self, worlds: list[int], real: int, hidden: int, tables: object) -> None:
-        dwm = tables.deadwood_mask  # type: ignore[attr-defined]
+    def add(self, worlds: list[int], real: int, hidden: int, tables: MeldTables) -> None:
+        dwm = tables.deadwood_mask
         k = hidden.bit_count()
         true_dw = dwm(real)
         dws = [dwm(w) for w in worlds]
@@ -79,7 +79,6 @@ def _measure(view: PlayerView, real: int, tallies: dict[str, Tally], particles: 
     tallies["uniform"].n += 1
     tallies["patient"].add([w for w, _ in Patient(samples=WORLDS).worlds(view, WORLDS)], real, hidden, tables)
     f = OpponentFilter(view, particles, eps, random.Random(seed))
-    f.advance(view)
     if f.failed:  # no copy fits: ``Reading`` deals patient's worlds instead, and so does this
         tallies["filter"].failed += 1
         tallies["filter"].add([w for w, _ in Patient(samples=WORLDS).worlds(view, WORLDS)], real, hidden, tables)

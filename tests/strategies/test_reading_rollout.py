@@ -69,7 +69,6 @@ def test_the_filters_copies_are_hands_the_opponent_can_hold() -> None:
     reading = training_module("reading_player")
     for view, _, _, _ in _positions(6):
         f = reading.OpponentFilter(view, 64, 0.1, random.Random(view.turn))
-        f.advance(view)
         reach = view.unseen() | view.opp_known
         for h in f.hands:
             assert h.bit_count() == 10 and h & ~reach == 0 and h & view.opp_known == view.opp_known
@@ -92,7 +91,6 @@ def test_an_exact_reading_holds_more_of_the_real_cards_than_a_uniform_deal() -> 
         uniform += k / view.unseen().bit_count()
         for eps in shares:
             f = reading.OpponentFilter(view, 300, eps, random.Random(view.turn))
-            f.advance(view)
             if f.failed:  # no copy fits: counted as a uniform deal would be
                 failed += 1
                 shares[eps] += k / view.unseen().bit_count()

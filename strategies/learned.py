@@ -108,7 +108,7 @@ from ginsim.strategies.learned_rows import (
 from ginsim.strategies.patient import HUNTER_EVIDENCE, hand_ending
 
 from ginsim import Rules
-from ginsim.cards import Card
+from ginsim.cards import Card, Mask
 from ginsim.sampling import GameEvidence, chance, keeper_evidence
 from ginsim.strategy import Strategy
 from ginsim.valuemodel import CardValue, Head, ModelFileError, load_card_value, load_heads
@@ -303,17 +303,36 @@ class Learned(Strategy):
             values = values + value.afterstates(view.hand, cards, card_sets(view), nums)
         return values
 
-    def discard(self, view: PlayerView) -> Card:
+    def weighed(self, view: PlayerView) -> tuple[Context, list[Card], np.ndarray | None]:
+        """A discard question's context, the discards worth weighing and their values
+        (``discard_values``; None when there is only one to play)."""
         hand = view.hand
         ctx = self.context(view)
         cards, rows = discard_rows(ctx, hand, hand & ~view.legal_discards())
         if len(cards) == 1:
+            return ctx, cards, None
+        return ctx, cards, self.discard_values(view, ctx, cards, rows)
+
+    def discard(self, view: PlayerView) -> Card:
+        _, cards, values = self.weighed(view)
+        if values is None:
             return cards[0]
-        order = np.argsort(-self.discard_values(view, ctx, cards, rows))
+        order = np.argsort(-values)
         pick = 0
         if self._explores(view):
             pick = 1 + view.rng.below(min(2, len(cards) - 1))
         return cards[int(order[pick])]
+
+    def model_knocks(self, view: PlayerView, ctx: Context, rest: Mask, dw: int) -> bool:
+        """Whether the knock head would knock after keeping ``rest`` (deadwood ``dw``), asked at
+        the discard with its context ``ctx`` (a search plays each discard with this knock)."""
+        if dw == 0:
+            return True
+        if dw > ctx.limit:
+            return False
+        head = self.heads_for(view)["knock"]
+        row = knock_row(view, ctx, dw, rest, head.weighs(SAMPLED_KNOCK))
+        return float(head.score(np.array([row]))[0]) > 0.0
 
     def knock_features(self, view: PlayerView) -> list[float]:
         """The knock head's row for the knock question ``view`` asks."""

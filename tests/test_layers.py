@@ -24,6 +24,7 @@ PLUGIN_SURFACE = {
     "ginsim.cards",
     "ginsim.opponent",
     "ginsim.playout",
+    "ginsim.rollout",
     "ginsim.sampling",
     "ginsim.strategy",
     "ginsim.valuemodel",

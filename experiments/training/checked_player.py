@@ -19,7 +19,7 @@ attempt). Play it as a file strategy:
 from __future__ import annotations
 
 import numpy as np
-from ginsim.strategies.learned import SAMPLED_KNOCK, Context, Learned, discard_rows, knock_row
+from ginsim.strategies.learned import Context, Learned, discard_rows
 from ginsim.strategies.patient import Patient
 
 from ginsim.cards import Card, Mask
@@ -87,16 +87,6 @@ class LearnedChecked(Learned):
             card, knocks = options[self.judge.choose(view, options, self.judge.evaluate(view, options))]
         self._plan = (hand, view.turn, card, knocks)
         return card
-
-    def model_knocks(self, view: PlayerView, ctx: Context, rest: Mask, dw: int) -> bool:
-        """Whether the model's knock head knocks after keeping ``rest`` (deadwood ``dw``)."""
-        if dw == 0:
-            return True
-        if dw > ctx.limit:
-            return False
-        head = self.heads_for(view)["knock"]
-        row = knock_row(view, ctx, dw, rest, head.weighs(SAMPLED_KNOCK))
-        return float(head.score(np.array([row]))[0]) > 0.0
 
     def knock(self, view: PlayerView) -> bool:
         plan = self._plan

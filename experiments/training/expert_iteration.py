@@ -31,7 +31,6 @@ from pathlib import Path
 import numpy as np
 from ginsim.strategies.learned import HEADS, Learned, discard_rows, take_row
 from ginsim.strategies.patient import Patient
-from rollouts import Option, option_value, rebuild_deck
 from train_learned import MAX_HANDS, OPPONENTS, schedule
 
 from ginsim.engine.game import run_game
@@ -43,6 +42,7 @@ from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.valuemodel import Head, load_heads, save_heads
 from ginsim.engine.view import PlayerView
+from ginsim.rollout import Option, option_value, rebuild_deck
 from ginsim.run.seeding import deck_for
 
 Labels = dict[str, list[tuple[list[list[float]], list[float]]]]

@@ -17,29 +17,26 @@ is paired; the model's choice stands unless another beats it, in chances of winn
 game, by ``confidence`` standard errors. One step of policy improvement by roll-outs of the
 policy itself: each choice is judged by how ``learned`` would go on to play.
 
+The judge is the package's (``ginsim.strategies.learned_search.RolloutJudge``), which
+``learned_search`` (``search=32``) plays with this file's setting
+``whole=1,hunter=threshold/knock_at=0``; here the opponent models and the search's margins
+stay parameters, for experiments.
+
     ginsim match experiments/training/rollout_player.py:Rollout:whole=1 simple --games 100
 """
 
 from __future__ import annotations
 
-import random
 import sys
-from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 
-from ginsim.strategies.learned import Learned
-from ginsim.strategies.patient import Patient
+from ginsim.strategies.learned_search import RolloutJudge, playout_self
 
-from ginsim.cards import Card
-from ginsim.engine.hand import Hand
 from ginsim.engine.spec import StrategySpec, parse_spec
-from ginsim.engine.strategy import Strategy
-from ginsim.engine.view import PlayerView
-from ginsim.sampling import game_worth, hand_rules
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from override_player import Override
-from rollouts import apply, finish, points_for, rebuild_deck, replay
 
 
 def _spec(text: str) -> StrategySpec:
@@ -47,62 +44,9 @@ def _spec(text: str) -> StrategySpec:
     return parse_spec(text.replace("/", ":", 1).replace(";", ","))
 
 
-class RolloutJudge(Patient):
-    """``patient``'s worlds and its way of settling a choice; each option's worth in a world
-    is that of the hand rebuilt there and finished by fresh ``learned`` and the opponent model
-    (``hunter`` where this game's evidence says the opponent hunts gin, else ``opponent``)."""
-
-    def __init__(self, samples: int, confidence: float, opponent: str, model: str, hunter: str = "") -> None:
-        super().__init__(samples=samples, confidence=confidence)
-        self.opponent = _spec(opponent)
-        self.hunter = _spec(hunter) if hunter else None
-        self.model = model
-        self.owner: Learned | None = None  # the seat's own player: its game's evidence is copied
-
-    def _players(self, view: PlayerView, hand: Hand, model: StrategySpec) -> list[Strategy]:
-        me = view.seat
-        own = Learned(model=self.model)
-        if self.owner is not None:
-            own._hunter.total, own._keeper.total = self.owner._hunter.total, self.owner._keeper.total
-        own._hunter.view = own._keeper.view = hand.views[me]
-        opp = model.build()
-        return [own, opp] if me == 0 else [opp, own]
-
-    def _rows(self, view: PlayerView, options: Sequence[tuple[str, object]]) -> list[list[float]]:
-        rules = hand_rules(view)
-        worth = game_worth(rules.target_score, *view.scores) if self.game else float
-        rand = random.Random(view.rng.getrandbits(64)).random
-        model = self.hunter if self.hunter is not None and self.hunting(view) else self.opponent
-        out: list[list[float]] = []
-        for opp, stock in self.worlds(view, self.samples):
-            deck = rebuild_deck(view, opp, stock, rand)
-            if deck is None:
-                continue
-            row = []
-            for kind, value in options:
-                hand = replay(view.rules, view, deck)
-                players = self._players(view, hand, model)
-                if kind == "discard":
-                    card, knock = value  # type: ignore[misc]
-                    hand.discard(card, knock)
-                    if knock:
-                        hand.show()
-                else:
-                    apply(hand, (kind, value), players, None)
-                finish(hand, players)
-                row.append(worth(points_for(hand, view.seat)))
-            out.append(row)
-        return out
-
-    def evaluate(self, view: PlayerView, options: list[tuple[Card, bool]]) -> list[list[float]]:
-        return self._rows(view, [("discard", o) for o in options])
-
-    def evaluate_draw(self, view: PlayerView, take: bool) -> list[list[float]]:
-        return self._rows(view, [("take", take), ("take", not take)])
-
-
 class Rollout(Override):
-    """``Override`` whose judge plays the options out with ``learned`` (``RolloutJudge``)."""
+    """``Override`` whose judge plays the options out with ``learned`` (``RolloutJudge``)
+    against ``opponent``, or ``hunter`` where the game's evidence says the opponent hunts gin."""
 
     name = "learned_rollout"
 
@@ -122,6 +66,10 @@ class Rollout(Override):
             samples=samples, margin=margin, top=top, confidence=confidence, take_margin=take_margin, model=model,
             whole=whole,
         )  # fmt: skip
-        judge = RolloutJudge(samples, confidence, opponent, model, hunter)
-        judge.owner = self
-        self.judge = judge
+        self.judge = RolloutJudge(
+            samples,
+            partial(playout_self, self),
+            confidence,
+            _spec(opponent).build,
+            _spec(hunter).build if hunter else None,
+        )

@@ -23,7 +23,7 @@ from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import PlayerView
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from rollouts import option_value, rebuild_deck
+from ginsim.rollout import option_value, rebuild_deck
 
 
 class LearnedSearch(Learned):

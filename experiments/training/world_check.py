@@ -30,7 +30,8 @@ from ginsim.run.seeding import deal_seeds, decks_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from reading_player import OpponentFilter
-from rollouts import finish
+
+from ginsim.rollout import finish
 
 WORLDS = 64
 

@@ -1,5 +1,6 @@
 """``learned``'s improvement by search (experiments/training/expert_iteration.py): a hand
-rebuilt in a sampled world from a seat's view is the engine's own hand at that decision,
+rebuilt in a sampled world from a seat's view (``ginsim.rollout``, which ``learned_search``
+plays out too) is the engine's own hand at that decision,
 with the sampled opponent hand and stock, and the refit is reproducible from a seed."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from ginsim.strategies.learned import HEADS, MODEL_FILE, Learned
 from ginsim.strategies.patient import Patient
 from support.training import training_module
 
+from ginsim.engine import rollout as rollouts
 from ginsim.engine.playhand import play_hand
 from ginsim.engine.rules import preset_rules
 from ginsim.engine.valuemodel import load_heads
@@ -29,7 +31,6 @@ class _Checker(Learned):
         self.checked = 0
 
     def discard(self, view: PlayerView) -> int:
-        rollouts = _module("rollouts")
         rand = random.Random(view.turn)
         for opp, stock in Patient(samples=2).worlds(view, 2):
             deck = rollouts.rebuild_deck(view, opp, stock, rand.random)

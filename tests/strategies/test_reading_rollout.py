@@ -12,7 +12,7 @@ from ginsim.strategies.simple import Simple
 from support.learned import hand_moves
 from support.training import training_module
 
-from ginsim.engine.cards import cards_list
+from ginsim.engine import rollout
 from ginsim.engine.hand import Hand
 from ginsim.engine.rules import Rules
 from ginsim.engine.spec import parse_spec
@@ -24,7 +24,6 @@ def _positions(hands: int):  # type: ignore[no-untyped-def]
     """``simple`` against ``simple``: at each of seat 0's discards from turn 3, its view and
     what only a referee knows (seat 1's hand, and the upcards seat 1 was asked about and the
     cards it threw, in order)."""
-    rollouts = training_module("rollouts")
     for i, deck in enumerate(decks_for(deal_seeds(77, 0, hands))):
         hand = Hand(Rules(), [int(c) for c in deck], i % 2, (0, 0), (i, i + 1))
         players = (Simple(), Simple())
@@ -47,7 +46,7 @@ def _positions(hands: int):  # type: ignore[no-untyped-def]
             card = players[seat].discard(view)
             if seat == 1:
                 thrown.append(card)
-            rollouts._discard(hand, players[seat], card)
+            rollout._discard(hand, players[seat], card)
 
 
 def test_the_opponents_moves_are_read_from_the_history_as_they_were_made() -> None:
@@ -159,28 +158,6 @@ def test_rollouts_value_each_option_in_chances_of_winning_the_game() -> None:
 def test_the_rollout_opponent_is_a_spec_and_a_bad_one_is_refused() -> None:
     rollout = training_module("rollout_player")
     me = parse_spec(f"{rollout.__file__}:Rollout:whole=1,opponent=threshold/knock_at=0").build()
-    assert me.judge.opponent.build().knock_at == 0
+    assert me.judge.opponent().knock_at == 0 and me.judge.hunter is None
     with pytest.raises(Exception, match="nosuch"):
         rollout.Rollout(opponent="nosuch")
-
-
-def test_the_hunter_model_plays_where_the_games_evidence_says_hunter() -> None:
-    rollout = training_module("rollout_player")
-    me = rollout.Rollout(whole=1, hunter="threshold/knock_at=0")
-    judge = me.judge
-    view = next(_positions(1))[0]
-    built: list[str] = []
-    players_of = judge._players
-
-    def kept(view: PlayerView, hand: Hand, model: object) -> list[object]:
-        players = players_of(view, hand, model)
-        built.append(players[1 - view.seat].name)
-        assert players[view.seat].name == "learned"
-        return players
-
-    judge._players = kept  # this test's own instance: the engine never calls the judge
-    for hunting, name in ((True, "threshold"), (False, "simple")):
-        judge.hunting = lambda _view, h=hunting: h  # the game's evidence, set
-        built.clear()
-        judge.evaluate(view, [(c, False) for c in cards_list(view.hand)[:2]])
-        assert built and set(built) == {name}

@@ -1,15 +1,16 @@
-"""Play a hand out from one of ``learned``'s decisions in a sampled world, for training.
+"""Play a hand out from a seat's decision in a sampled world of the unseen cards.
 
-A decision's options are valued by what they score: the unseen cards are dealt as
-``patient`` deals them (``Sampler.worlds``: the opponent's hidden hand and the stock, drawn
-from the deciding seat's view alone), the hand so far is rebuilt in that world by the engine
-itself (a deck that deals the seat's own cards and draws as they were and the sampled ones
-to the opponent, then the logged moves replayed through ``ginsim.engine.hand.Hand``), the
-option is applied and the rest of the hand is played by two strategies. Nothing here gives
-a strategy more than its view: the worlds come from the view, and the rebuilt hand's views
-are the engine's own.
+A decision's options are valued by what they score: the unseen cards are dealt from the
+deciding seat's view alone (the opponent's hidden hand and the stock; ``patient``'s
+``worlds``), the hand so far is rebuilt in that world by the engine itself (a deck that deals
+the seat's own cards and draws as they were and the sampled ones to the opponent, then the
+logged moves replayed through ``ginsim.engine.hand.Hand``), the option is applied and the
+rest of the hand is played by two strategies. Nothing here gives a strategy more than its
+view: the world comes from the view, and the rebuilt hand's views are the engine's own.
 
-Used by ``expert_iteration.py``; kept apart so the rebuilding can be tested on its own.
+``learned``'s search setting (``ginsim.strategies.learned_search``) plays its close choices
+out this way; the experiments of ``experiments/training/`` (improvement by search) do too.
+Strategy authors reach it as ``ginsim.rollout``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from ginsim.engine.hand import Hand
 from ginsim.engine.rules import Rules
 from ginsim.engine.strategy import Strategy
 from ginsim.engine.view import DISCARD, DRAW, KNOCK, OFFER, OVER, PlayerView
+
+__all__ = ["Option", "apply", "finish", "option_value", "points_for", "rebuild_deck", "replay"]
 
 Option = tuple[str, object]
 """An option of a decision: ("take", bool), ("discard", card) or ("knock", bool)."""

@@ -108,27 +108,7 @@ def next_draw(ctx: Context, rest: Mask) -> tuple[float, float, float, float, flo
     draw, by its chance to be in the stock: an out by the deadwood it really leaves, any
     other card by replacing the worst deadwood card when it is lower. Under cheap undercuts
     the hand that knocks first wins the hand, and a low card drawn is as good as an out."""
-    dw, nine, moves = ctx.opp.out_moves(rest, ctx.tables)
-    if dw == 0:
-        return 0.0, 0.0, 0.0, 1.0, 1.0
-    total, below, _ = ctx.opp.draw_weights()
-    limit = ctx.limit
-    hist = [0.0] * (dw + 1)  # weight of the draws by the deadwood they leave
-    gain_below = dw - nine
-    for v in range(1, 11):
-        hist[nine + v if v < gain_below else dw] += below[v + 1] - below[v]
-    gain = live = 0.0
-    for w, by_value, real in moves:
-        hist[by_value] -= w
-        hist[real] += w
-        live += w
-        gain += w * (dw - real)
-    expect = knock = 0.0
-    for d in range(dw + 1):
-        expect += d * hist[d]
-        if d <= limit:
-            knock += hist[d]
-    return gain, live, expect / total, min(1.0, knock / total), max(0.0, hist[0] / total)
+    return ctx.opp.draw_ahead(rest, ctx.tables, ctx.limit)
 
 
 def discard_row(ctx: Context, rest: Mask, card: Card, dw: int) -> list[float]:

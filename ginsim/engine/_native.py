@@ -62,6 +62,8 @@ HOT = (
     "playhand",
     "playout",
     "fastplay",
+    "opponent",
+    "rollout",
 )
 """The hot modules, named under ``ginsim.engine``: every module of the kernel's package, then
 the modules that call it most. mypyc compiles them as one group, so calls between them are

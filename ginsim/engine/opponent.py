@@ -149,6 +149,34 @@ class OpponentModel:
             moves.append((1.0 - p[c], nine + v if v < gain_below else dw, best_discard(hand | low)[0]))
         return dw, nine, moves
 
+    def draw_ahead(self, hand: Mask, tables: MeldTables, limit: int) -> tuple[float, float, float, float, float]:
+        """The 10-card ``hand`` one stock draw (and its best discard) ahead: the live outs'
+        worth (the deadwood they would remove, each by its chance in the stock) and weight
+        (those chances summed), then the expected deadwood after the draw and the chances
+        that it is at most ``limit`` and that it is gin. Every unseen card may be the draw, by
+        its chance to be in the stock: an out by the deadwood it really leaves, any other card
+        by replacing the worst deadwood card when it is lower (``out_moves``)."""
+        dw, nine, moves = self.out_moves(hand, tables)
+        if dw == 0:
+            return 0.0, 0.0, 0.0, 1.0, 1.0
+        total, below, _ = self.draw_weights()
+        hist = [0.0] * (dw + 1)  # weight of the draws by the deadwood they leave
+        gain_below = dw - nine
+        for v in range(1, 11):
+            hist[nine + v if v < gain_below else dw] += below[v + 1] - below[v]
+        gain = live = 0.0
+        for w, by_value, real in moves:
+            hist[by_value] -= w
+            hist[real] += w
+            live += w
+            gain += w * (dw - real)
+        expect = knock = 0.0
+        for d in range(dw + 1):
+            expect += d * hist[d]
+            if d <= limit:
+                knock += hist[d]
+        return gain, live, expect / total, min(1.0, knock / total), max(0.0, hist[0] / total)
+
     def best_of_draws(self, hand: Mask, tables: MeldTables, n: int, gin: float = 0.0) -> float:
         """Expected least deadwood of the 10-card ``hand`` over ``n`` stock draws, each
         judged alone (drawn, then the best discard): how near one good card takes the hand,

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 from ginsim.strategies.aware import Aware
+from ginsim.strategies.learned import Learned
+from ginsim.strategies.learned_search import LearnedSearch
 from ginsim.strategies.random_play import RandomPlay
 from ginsim.strategies.sampler import Sampler
 from ginsim.strategies.simple import Simple
@@ -30,7 +32,7 @@ from ginsim.engine.layoff import best_layoff
 from ginsim.engine.melds import tables_for
 from ginsim.engine.playhand import play_hand
 from ginsim.engine.playout import Policy, deal_hidden, outs_mask, playout, shuffled_stock
-from ginsim.engine.rules import Rules
+from ginsim.engine.rules import Rules, preset_rules
 from ginsim.engine.view import Event
 from ginsim.run.seeding import deck_for
 
@@ -84,10 +86,19 @@ def digests(n_hands: int = 3000, n_games: int = 120) -> dict[str, str]:
                 (Aware(), Simple()),
                 (RandomPlay(), Aware()),
                 (Sampler(samples=3), Simple()),
-            ][i % 4]
+                (Learned(), Aware()),
+            ][i % 5]
             res = play_hand(rules, players, deck_for(i), i % 2, seeds=(i, i + 1), log=log)
             h.update(repr((log, res)).encode())
         out[f"hands {rules.knock_limit}"] = h.hexdigest()
+    h = hashlib.sha256()  # whole hands rebuilt in sampled worlds and played out (ginsim.engine.rollout)
+    for i in range(4):
+        log: list[Event] = []
+        res = play_hand(
+            preset_rules("eaai"), (LearnedSearch(search=3), Simple()), deck_for(i), i % 2, (i, i + 1), log=log
+        )
+        h.update(repr((log, res)).encode())
+    out["searched hands"] = h.hexdigest()
     return out
 
 

@@ -127,6 +127,23 @@ def playout_self(player: Learned, view: PlayerView) -> Learned:
     return own
 
 
+def settled_take(player: Learned, judge: Patient, view: PlayerView, margin: float) -> tuple[bool, bool, bool]:
+    """``player``'s upcard decision by its model's take head, whether it was played out and
+    whether that changed it: where the head's log odds are within ``margin`` of 0, ``judge``
+    plays both decisions out (``evaluate_draw``) and the model's gives way only to a clear gain
+    (``settle``). The judge reads the game's evidence first, as at every decision."""
+    judge.hunter_chance(view)
+    if view.upcard is None:
+        return False, False, False
+    row = take_row(view, player.context(view))
+    value = float(player.heads_for(view)["take"].score(np.array([row]))[0])
+    take = value > 0.0
+    if abs(value) >= margin:
+        return take, False, False
+    changed = judge.settle(judge.evaluate_draw(view, take)) != 0
+    return take != changed, True, changed
+
+
 class LearnedSearch(Learned):
     """``learned`` whose close discards and upcard decisions are played out in ``search``
     sampled worlds by ``learned`` itself (``RolloutJudge``); the model's choice gives way only
@@ -150,19 +167,10 @@ class LearnedSearch(Learned):
         self.take_searched = self.take_overridden = 0  # the same for upcard decisions
 
     def take_upcard(self, view: PlayerView) -> bool:
-        judge = self.judge
-        judge.hunter_chance(view)  # the judge reads every hand's ending, as patient does
-        if view.upcard is None:
-            return False
-        row = take_row(view, self.context(view))
-        value = float(self.heads_for(view)["take"].score(np.array([row]))[0])
-        take = value > 0.0
-        if abs(value) >= SEARCH_TAKE_MARGIN:
-            return take
-        changed = judge.settle(judge.evaluate_draw(view, take)) != 0
-        self.take_searched += 1
+        take, searched, changed = settled_take(self, self.judge, view, SEARCH_TAKE_MARGIN)
+        self.take_searched += searched
         self.take_overridden += changed
-        return take != changed
+        return take
 
     def discard(self, view: PlayerView) -> Card:
         self._plan = None

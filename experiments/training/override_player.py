@@ -29,8 +29,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import numpy as np
-from ginsim.strategies.learned import model_heads, take_row
+from ginsim.strategies.learned import model_heads
+from ginsim.strategies.learned_search import settled_take
 from ginsim.strategies.patient import Patient
 
 from ginsim.cards import Card
@@ -83,18 +83,10 @@ class Override(LearnedChecked):
         self.take_searched = self.take_overridden = 0  # the same for upcard decisions
 
     def take_upcard(self, view: PlayerView) -> bool:
-        judge = self.judge
-        judge.hunter_chance(view)
-        if view.upcard is None:
-            return False
-        value = float(self.heads_for(view)["take"].score(np.array([take_row(view, self.context(view))]))[0])
-        take = value > 0.0
-        if abs(value) >= self.take_margin:
-            return take
-        changed = judge.settle(judge.evaluate_draw(view, take)) != 0
-        self.take_searched += 1
+        take, searched, changed = settled_take(self, self.judge, view, self.take_margin)
+        self.take_searched += searched
         self.take_overridden += changed
-        return take != changed
+        return take
 
     def discard(self, view: PlayerView) -> Card:
         ctx, cards, values, order = self.ranked(view)

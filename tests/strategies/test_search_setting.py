@@ -5,11 +5,13 @@ worlds dealt from its view (``learned_search.RolloutJudge``), shipped under a na
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from ginsim.strategies.learned import Learned
 from ginsim.strategies.learned_search import LearnedSearch, RolloutJudge, playout_self
 from support.learned import hand_moves
+from support.runs import ginsim_subprocess, hand_log
 from support.training import training_module
 
 from ginsim.engine.cards import cards_list
@@ -141,3 +143,18 @@ def test_it_is_a_named_strategy_but_not_a_built_in() -> None:
     assert "learned_search" in available() and "learned_search" not in BUILTINS
     assert parse_spec("learned_search").canonical.endswith("learned_search:hunter_prior=0.3,model=,search=32")
     assert "search" not in parse_spec("learned").defaults()
+
+
+def test_it_keeps_the_contract_plays_in_tournament_mode_and_refuses_a_bad_setting(tmp_path: Path) -> None:
+    """From the command line, as a user runs it: ``ginsim validate``, a match under
+    ``--isolate`` (each strategy in its own process, seeing a copy of its view), and one line
+    with status 2 for a bad ``search``."""
+    checked = ginsim_subprocess("validate", "learned_search:search=2", "--hands", "2", timeout=300)
+    assert checked.returncode == 0 and "ok: the strategy keeps the contract" in checked.stdout, checked.stderr
+    out = tmp_path / "run"
+    args = ["learned_search:search=2", "simple", "--hands", "4", "--isolate", "-q", "--no-plots", "--out", str(out)]
+    played = ginsim_subprocess("match", *args, timeout=300)
+    assert played.returncode == 0, played.stderr
+    assert len(hand_log(out)) == 4
+    bad = ginsim_subprocess("match", "learned_search:search=1", "simple", "--hands", "2")
+    assert bad.returncode == 2 and bad.stderr.strip().count("\n") == 0 and "search must be" in bad.stderr

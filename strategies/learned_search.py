@@ -97,11 +97,9 @@ class RolloutJudge(Patient):
                 hand = replay(view.rules, view, deck)
                 own, other = self.own(hand.views[me]), model()
                 players = [own, other] if me == 0 else [other, own]
-                if kind == "discard":
+                if kind == "discard":  # the card let go with the knock decided for it
                     card, knock = value  # type: ignore[misc]
-                    hand.discard(card, knock)
-                    if knock:
-                        hand.show()
+                    apply(hand, ("knock", knock), players, card)
                 else:
                     apply(hand, (kind, value), players, None)
                 finish(hand, players)

@@ -149,6 +149,20 @@ class OpponentModel:
             moves.append((1.0 - p[c], nine + v if v < gain_below else dw, best_discard(hand | low)[0]))
         return dw, nine, moves
 
+    def draw_hist(self, dw: int, nine: int, moves: list[tuple[float, int, int]]) -> tuple[float, list[float]]:
+        """The stock's total weight and, by deadwood 0..``dw``, the weight of the draws that leave
+        a 10-card hand of deadwood ``dw`` (``nine`` its best 9 cards', ``moves`` its live outs, as
+        ``out_moves`` gives them) with that deadwood after the best discard."""
+        total, below, _ = self.draw_weights()
+        hist = [0.0] * (dw + 1)
+        gain_below = dw - nine  # a non-melding card of value below this improves the hand
+        for v in range(1, 11):
+            hist[nine + v if v < gain_below else dw] += below[v + 1] - below[v]
+        for w, by_value, real in moves:
+            hist[by_value] -= w
+            hist[real] += w
+        return total, hist
+
     def draw_ahead(self, hand: Mask, tables: MeldTables, limit: int) -> tuple[float, float, float, float, float]:
         """The 10-card ``hand`` one stock draw (and its best discard) ahead: the live outs'
         worth (the deadwood they would remove, each by its chance in the stock) and weight
@@ -159,15 +173,9 @@ class OpponentModel:
         dw, nine, moves = self.out_moves(hand, tables)
         if dw == 0:
             return 0.0, 0.0, 0.0, 1.0, 1.0
-        total, below, _ = self.draw_weights()
-        hist = [0.0] * (dw + 1)  # weight of the draws by the deadwood they leave
-        gain_below = dw - nine
-        for v in range(1, 11):
-            hist[nine + v if v < gain_below else dw] += below[v + 1] - below[v]
+        total, hist = self.draw_hist(dw, nine, moves)
         gain = live = 0.0
-        for w, by_value, real in moves:
-            hist[by_value] -= w
-            hist[real] += w
+        for w, _, real in moves:
             live += w
             gain += w * (dw - real)
         expect = knock = 0.0
@@ -185,14 +193,7 @@ class OpponentModel:
         dw, nine, moves = self.out_moves(hand, tables)
         if dw == 0:
             return -gin
-        gain_below = dw - nine
-        total, below, _ = self.draw_weights()
-        hist = [0.0] * (dw + 1)  # weight of the draws by the deadwood they leave
-        for v in range(1, 11):
-            hist[nine + v if v < gain_below else dw] += below[v + 1] - below[v]
-        for w, by_value, real in moves:
-            hist[by_value] -= w
-            hist[real] += w
+        total, hist = self.draw_hist(dw, nine, moves)
         tail = 1.0  # the chance that every draw leaves d or more
         expect = 0.0
         for d in range(dw + 1):

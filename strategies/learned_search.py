@@ -14,16 +14,23 @@ says the opponent hunts gin. Every option meets the same worlds and the same ran
 streams, so the comparison is paired; an option is worth its chance of winning the game
 from the points it scores, and the model's choice stands unless another beats it by
 ``SEARCH_CONFIDENCE`` standard errors (``patient``'s ``choose``). Each discard is played
-with the knock the model would make after it. One step of policy improvement by roll-outs
-of the policy itself: each choice is judged by how ``learned`` would go on to play it.
+with the knock the model would make after it. Where undercuts are cheap (``learned``'s
+``plays_cheap``: the default and classic rules) the knock is played out too: every searched
+discard, and the model's own where nothing else is close, that leaves a hand able to knock
+without gin meets the other knock decision as well, the knock scored in each world against
+the opponent's dealt hand, and the options are settled at the judge's confidence. Against an
+eager knocker there, playing on for gin where the model's knock head knocks pays (the notes'
+twenty-first attempt). One step of policy improvement by roll-outs of the policy itself: each
+choice is judged by how ``learned`` would go on to play it.
 
 The opponent model is chosen by evidence of the game, never by a name; the worlds and the
 rebuilt hands come from the seat's view alone. It thinks about 20 ms a decision (``learned``:
 about 0.2 ms). It is a name of its own rather than a parameter of ``learned``, whose
 canonical spec keys the random streams of its documented runs. On development deals it won
 1.6 to 3.0 more games in 100 than ``learned`` on the same deals against MARJJ_v5,
-GinRummyAndTonic_Player and ``simple``; docs/notes/2026-12-learned.md (the nineteenth and
-twentieth attempts) has the measurements, docs/strategies.md the figures.
+GinRummyAndTonic_Player and ``simple``, and with its knocks played out 1.9 more than ``learned``
+against ``simple`` (78.0% of 1,500 games); docs/notes/2026-12-learned.md (the nineteenth to
+twenty-first attempts) has the measurements, docs/strategies.md the figures.
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 import numpy as np
-from ginsim.strategies.learned import Context, Learned, take_row
+from ginsim.strategies.learned import Context, Learned, plays_cheap, take_row
 from ginsim.strategies.patient import Patient
 from ginsim.strategies.simple import Simple
 from ginsim.strategies.threshold import Threshold
@@ -143,15 +150,16 @@ def settled_take(player: Learned, judge: Patient, view: PlayerView, margin: floa
 
 
 class LearnedSearch(Learned):
-    """``learned`` whose close discards and upcard decisions are played out in ``search``
-    sampled worlds by ``learned`` itself (``RolloutJudge``); the model's choice gives way only
-    to a clearly better one. ``hunter_prior`` and ``model`` as for ``learned``."""
+    """``learned`` whose close discards and upcard decisions (and, where undercuts are cheap, its
+    knocks) are played out in ``search`` sampled worlds by ``learned`` itself (``RolloutJudge``);
+    the model's choice gives way only to a clearly better one. ``hunter_prior`` and ``model`` as
+    for ``learned``."""
 
     name = "learned_search"
     description = (
-        "learned with its close discards and upcard decisions played out by learned itself in search"
-        " worlds dealt from its view, against an eager knocker or (by the game's evidence) a gin hunter;"
-        " slow (about 20 ms a decision) and stronger"
+        "learned with its close discards and upcard decisions (and, where undercuts are cheap, its knocks)"
+        " played out by learned itself in search worlds dealt from its view, against an eager knocker or"
+        " (by the game's evidence) a gin hunter; slow (about 20 ms a decision) and stronger"
     )
 
     def __init__(self, search: int = 32, hunter_prior: float = 0.3, model: str = "") -> None:
@@ -163,6 +171,7 @@ class LearnedSearch(Learned):
         self._plan: tuple[Mask, int, Card, bool] | None = None  # a searched (hand, turn, discard, knock)
         self.searched = self.overridden = 0  # discard decisions played out, and changed by it
         self.take_searched = self.take_overridden = 0  # the same for upcard decisions
+        self.knock_searched = self.knock_overridden = 0  # the same for knocks (where undercuts are cheap)
 
     def take_upcard(self, view: PlayerView) -> bool:
         take, searched, changed = settled_take(self, self.judge, view, SEARCH_TAKE_MARGIN)
@@ -175,13 +184,16 @@ class LearnedSearch(Learned):
         self.judge.hunter_chance(view)
         ctx, cards, values = self.weighed(view)
         if values is None:
-            return cards[0]
-        order = np.argsort(-values)
-        best = float(values[order[0]])
-        picked = [int(i) for i in order[:SEARCH_TOP] if best - float(values[i]) <= SEARCH_MARGIN]
+            picked = [cards[0]]
+        else:
+            order = np.argsort(-values)
+            best = float(values[order[0]])
+            picked = [cards[int(i)] for i in order[:SEARCH_TOP] if best - float(values[i]) <= SEARCH_MARGIN]
+        if plays_cheap(view.rules):
+            return self._searched_with_knocks(view, ctx, picked)
         if len(picked) < 2:
-            return cards[int(order[0])]
-        return self._searched(view, ctx, [cards[i] for i in picked])
+            return picked[0]
+        return self._searched(view, ctx, picked)
 
     def _searched(self, view: PlayerView, ctx: Context, cards: list[Card]) -> Card:
         """Of ``cards`` (the model's best first), the one the play-outs settle on, each played
@@ -195,6 +207,33 @@ class LearnedSearch(Learned):
         choice = self.judge.choose(view, options, self.judge.evaluate(view, options))
         self.searched += 1
         self.overridden += choice != 0
+        card, knocks = options[choice]
+        self._plan = (hand, view.turn, card, knocks)
+        return card
+
+    def _searched_with_knocks(self, view: PlayerView, ctx: Context, cards: list[Card]) -> Card:
+        """Where undercuts are cheap: of ``cards`` (the model's best first), each with the knock
+        the model would make after it and, where the kept hand could knock without gin, with the
+        other knock too, the option the play-outs settle on (``settle`` at the judge's
+        confidence, ``SEARCH_CONFIDENCE``: a knock is scored in each world, playing on finished by
+        ``learned``)."""
+        hand, dwm = view.hand, ctx.tables.deadwood_mask
+        options, others = [], []
+        for card in cards:
+            rest = hand & ~(1 << card)
+            dw = dwm(rest)
+            knocks = self.model_knocks(view, ctx, rest, dw)
+            options.append((card, knocks))
+            if 0 < dw <= ctx.limit:
+                others.append((card, not knocks))
+        options += others
+        if len(options) < 2:
+            return cards[0]
+        choice = self.judge.settle(self.judge.evaluate(view, options))  # at the judge's confidence
+        self.searched += len(cards) > 1
+        self.knock_searched += len(options) > len(cards)
+        self.overridden += options[choice][0] != options[0][0]
+        self.knock_overridden += options[choice][1] != options[0][1]
         card, knocks = options[choice]
         self._plan = (hand, view.turn, card, knocks)
         return card

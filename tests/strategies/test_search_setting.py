@@ -38,15 +38,28 @@ def _game_log(player: Strategy, preset: str, g: int) -> list[object]:
     return log
 
 
-@pytest.mark.parametrize("preset", ["default", "eaai"])
-def test_the_search_setting_plays_as_the_measured_roll_out_player(preset: str) -> None:
-    """The setting is the experiments' ``rollout_player.py:Rollout`` with
-    ``whole=1,hunter=threshold/knock_at=0`` (measured in the notes), move for move."""
+def test_the_search_setting_plays_as_the_measured_roll_out_player() -> None:
+    """Where undercuts cost more than 10 the setting is the experiments'
+    ``rollout_player.py:Rollout`` with ``whole=1,hunter=threshold/knock_at=0`` (measured in the
+    notes), move for move."""
     measured = training_module("rollout_player").Rollout(samples=4, whole=1, hunter="threshold/knock_at=0")
     mine = parse_spec("learned_search:search=4").build()
     assert isinstance(mine, LearnedSearch) and isinstance(mine.judge, RolloutJudge)
-    assert _game_log(mine, preset, 1) == _game_log(measured, preset, 1)
+    assert _game_log(mine, "eaai", 1) == _game_log(measured, "eaai", 1)
     assert mine.searched > 0 and (mine.searched, mine.overridden) == (measured.searched, measured.overridden)
+    assert mine.knock_searched == 0
+
+
+@pytest.mark.parametrize("preset", ["default", "classic"])
+def test_where_undercuts_are_cheap_it_plays_as_the_measured_knock_search(preset: str) -> None:
+    """Under the default and classic rules its knocks are played out too: the experiments'
+    ``knock_search_player.py:KnockSearch`` (the twenty-first attempt), move for move."""
+    measured = training_module("knock_search_player").KnockSearch(search=4)
+    mine = parse_spec("learned_search:search=4").build()
+    assert _game_log(mine, preset, 1) == _game_log(measured, preset, 1)
+    counts = ("searched", "overridden", "knock_searched", "knock_overridden")
+    assert [getattr(mine, c) for c in counts] == [getattr(measured, c) for c in counts]
+    assert mine.knock_searched > 0 and mine.knock_overridden > 0
 
 
 @pytest.mark.parametrize("preset", ["default", "eaai"])
@@ -55,7 +68,7 @@ def test_without_a_confident_play_out_it_plays_as_learned(preset: str) -> None:
     me.judge.confidence = me.judge.hunter_confidence = 1e9  # no play-out is ever trusted
     for h in range(4):
         assert hand_moves(me, "simple", preset, 300, h) == hand_moves(Learned(), "simple", preset, 300, h)
-    assert me.searched > 0 and me.overridden == 0 and me.take_overridden == 0
+    assert me.searched > 0 and me.overridden == 0 and me.take_overridden == 0 and me.knock_overridden == 0
 
 
 def test_play_outs_value_each_option_in_chances_of_winning_the_game() -> None:

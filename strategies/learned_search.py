@@ -189,7 +189,7 @@ class LearnedSearch(Learned):
             order = np.argsort(-values)
             best = float(values[order[0]])
             picked = [cards[int(i)] for i in order[:SEARCH_TOP] if best - float(values[i]) <= SEARCH_MARGIN]
-        if plays_cheap(view.rules):
+        if self.searches_knocks(view):
             return self._searched_with_knocks(view, ctx, picked)
         if len(picked) < 2:
             return picked[0]
@@ -210,6 +210,10 @@ class LearnedSearch(Learned):
         card, knocks = options[choice]
         self._plan = (hand, view.turn, card, knocks)
         return card
+
+    def searches_knocks(self, view: PlayerView) -> bool:
+        """Whether this discard's knock is played out too: where undercuts are cheap."""
+        return plays_cheap(view.rules)
 
     def _searched_with_knocks(self, view: PlayerView, ctx: Context, cards: list[Card]) -> Card:
         """Where undercuts are cheap: of ``cards`` (the model's best first), each with the knock

@@ -189,51 +189,36 @@ class LearnedSearch(Learned):
             order = np.argsort(-values)
             best = float(values[order[0]])
             picked = [cards[int(i)] for i in order[:SEARCH_TOP] if best - float(values[i]) <= SEARCH_MARGIN]
-        if self.searches_knocks(view):
-            return self._searched_with_knocks(view, ctx, picked)
-        if len(picked) < 2:
+        if len(picked) < 2 and not self.searches_knocks(view):
             return picked[0]
         return self._searched(view, ctx, picked)
-
-    def _searched(self, view: PlayerView, ctx: Context, cards: list[Card]) -> Card:
-        """Of ``cards`` (the model's best first), the one the play-outs settle on, each played
-        with the knock the model would make after it; the knock is kept for the question."""
-        hand = view.hand
-        dwm = ctx.tables.deadwood_mask
-        options = []
-        for card in cards:
-            rest = hand & ~(1 << card)
-            options.append((card, self.model_knocks(view, ctx, rest, dwm(rest))))
-        choice = self.judge.choose(view, options, self.judge.evaluate(view, options))
-        self.searched += 1
-        self.overridden += choice != 0
-        card, knocks = options[choice]
-        self._plan = (hand, view.turn, card, knocks)
-        return card
 
     def searches_knocks(self, view: PlayerView) -> bool:
         """Whether this discard's knock is played out too: where undercuts are cheap."""
         return plays_cheap(view.rules)
 
-    def _searched_with_knocks(self, view: PlayerView, ctx: Context, cards: list[Card]) -> Card:
-        """Where undercuts are cheap: of ``cards`` (the model's best first), each with the knock
-        the model would make after it and, where the kept hand could knock without gin, with the
-        other knock too, the option the play-outs settle on (``settle`` at the judge's
-        confidence, ``SEARCH_CONFIDENCE``: a knock is scored in each world, playing on finished by
-        ``learned``)."""
+    def _searched(self, view: PlayerView, ctx: Context, cards: list[Card]) -> Card:
+        """Of ``cards`` (the model's best first), the one the play-outs settle on, each played
+        with the knock the model would make after it; the knock is kept for the question. Where
+        knocks are searched (``searches_knocks``), a kept hand that could knock without gin is
+        also played with the other knock, and the options are settled at the judge's confidence
+        (``settle``: a knock is scored in each world, playing on finished by ``learned``);
+        elsewhere by ``patient``'s ``choose``."""
         hand, dwm = view.hand, ctx.tables.deadwood_mask
+        knocks_too = self.searches_knocks(view)
         options, others = [], []
         for card in cards:
             rest = hand & ~(1 << card)
             dw = dwm(rest)
             knocks = self.model_knocks(view, ctx, rest, dw)
             options.append((card, knocks))
-            if 0 < dw <= ctx.limit:
+            if knocks_too and 0 < dw <= ctx.limit:
                 others.append((card, not knocks))
         options += others
         if len(options) < 2:
             return cards[0]
-        choice = self.judge.settle(self.judge.evaluate(view, options))  # at the judge's confidence
+        rows = self.judge.evaluate(view, options)
+        choice = self.judge.settle(rows) if knocks_too else self.judge.choose(view, options, rows)
         self.searched += len(cards) > 1
         self.knock_searched += len(options) > len(cards)
         self.overridden += options[choice][0] != options[0][0]

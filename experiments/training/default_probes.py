@@ -37,8 +37,6 @@ class GameAware(Learned):
         self.mine, self.theirs = mine, theirs
 
     def knock(self, view: PlayerView) -> bool:
-        if view.discard_deadwood == 0:
-            return True
         target = view.rules.target_score
         me, opp = view.scores
         if (self.mine and me >= target - self.mine) or (self.theirs and opp >= target - self.theirs):
